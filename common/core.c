@@ -1,0 +1,1031 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sf-core.h"
+#include "sf-energy.h"
+#include "sf-governor.h"
+#include "sf-list.h"
+
+/* Pointer motion within this window counts as "the pointer is moving". */
+#define POINTER_MOVING_WINDOW SF_MSEC(200)
+
+struct sf_core {
+	struct sf_config config;
+	struct sf_core_interface iface;
+	void *data;
+
+	struct sf_classifier_params classifier;
+	struct sf_governor_params governor;
+	struct sf_selector_params selector;
+	struct sf_suppress_params suppress;
+
+	struct sf_seat_activity seat;
+	struct sf_energy_account energy;
+	sf_time_t start;
+	enum sf_reclock_level reclock;
+
+	struct sf_list outputs;		/* sf_output.link */
+	struct sf_list surfaces;	/* sf_surface.link */
+	size_t n_outputs, n_surfaces;
+	uint32_t next_surface_id;
+	/* Earliest time a surface's classification goes stale. */
+	sf_time_t surface_expiry;
+};
+
+struct sf_output {
+	struct sf_core *core;
+	struct sf_list link;
+	char name[32];
+	void *user_data;
+
+	struct sf_mode *modes;
+	size_t n_modes;
+	size_t current;
+	size_t original;		/* restored on exit */
+	bool switch_failed;		/* set_mode failed: stop trying */
+
+	struct sf_governor gov;
+	struct sf_selector sel;
+	sf_time_t selector_retry;
+	struct sf_repaint_gate gate;
+	bool flush_requested;		/* schedule_repaint sent for `gate` */
+	struct sf_output_stats stats;
+
+	unsigned inhibit_count;
+	bool pointer_moving;
+	enum sf_dpms_level dpms;
+	int32_t backlight;		/* percent we asked for */
+
+	struct sf_list surfaces;	/* sf_surface.output_link */
+	struct sf_vote *votes;		/* scratch, n_votes_cap long */
+	size_t n_votes_cap;
+	size_t n_surfaces;
+};
+
+struct sf_surface {
+	struct sf_core *core;
+	struct sf_list link;
+	struct sf_output *output;
+	struct sf_list output_link;
+	uint32_t id;
+	char label[64];
+	double visible_fraction;
+	bool focused;
+
+	enum sf_content_type content;
+	uint32_t hint_rate_mhz;
+	uint32_t hint_min_mhz, hint_max_mhz;
+
+	struct sf_surface_activity activity;
+	struct sf_classification cls;
+	struct sf_surface_stats stats;
+};
+
+static void
+core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (!core->iface.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	core->iface.log(core->data, level, msg);
+}
+
+static double
+ms_of(sf_time_t t)
+{
+	return (double)t / SF_NSEC_PER_MSEC;
+}
+
+static bool
+user_idle(const struct sf_core *core, sf_time_t now)
+{
+	sf_time_t last = sf_seat_activity_last_input(&core->seat);
+
+	if (last == 0)
+		last = core->start;
+	return now - last >= core->suppress.idle_delay;
+}
+
+/* --- energy --- */
+
+static void
+update_energy(struct sf_core *core, sf_time_t now)
+{
+	const struct sf_energy_params *p = &core->energy.params;
+	double actual = 0, baseline = 0;
+
+	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		struct sf_energy_output_state cur = {
+			.refresh_mhz = o->modes[o->current].refresh_mhz,
+			.state = o->gov.state,
+			.dim_percent = (int32_t)core->config.dim_brightness_pct,
+		};
+		struct sf_energy_output_state base = {
+			.refresh_mhz = o->modes[o->original].refresh_mhz,
+			.state = SF_STATE_ACTIVE,
+			.dim_percent = 100,
+		};
+		actual += sf_energy_output_power(p, &cur);
+		baseline += sf_energy_output_power(p, &base);
+	}
+	if (core->reclock == SF_RECLOCK_LOW && core->n_outputs > 0)
+		actual -= p->reclock_w;
+	if (actual < 0)
+		actual = 0;
+	sf_energy_account_set_steady(&core->energy, now, actual, baseline);
+}
+
+/* --- actions --- */
+
+static void
+update_reclock(struct sf_core *core, sf_time_t now)
+{
+	enum sf_reclock_level want = core->n_outputs ? SF_RECLOCK_LOW :
+						       SF_RECLOCK_NORMAL;
+
+	/* The GPU is shared: low only when every output agrees. */
+	sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		if (o->gov.reclock != SF_RECLOCK_LOW)
+			want = SF_RECLOCK_NORMAL;
+	if (want == core->reclock || !core->config.enable)
+		return;
+	if (!core->iface.set_reclock) {
+		core->reclock = want;	/* tracked for the energy estimate */
+	} else if (core->iface.set_reclock(core->data, want)) {
+		core->reclock = want;
+	} else {
+		core_log(core, SF_LOG_ERROR,
+			 "gpu: reclock to %s failed; keeping %s",
+			 want == SF_RECLOCK_LOW ? "low" : "normal",
+			 core->reclock == SF_RECLOCK_LOW ? "low" : "normal");
+		return;
+	}
+	core_log(core, SF_LOG_INFO, "gpu: clocks %s",
+		 want == SF_RECLOCK_LOW ? "low (display settled)" :
+					  "normal");
+	update_energy(core, now);
+}
+
+static void
+set_backlight(struct sf_output *o, int32_t percent)
+{
+	struct sf_core *core = o->core;
+
+	if (o->backlight == percent)
+		return;
+	if (core->iface.set_backlight &&
+	    !core->iface.set_backlight(core->data, o, percent)) {
+		core_log(core, SF_LOG_ERROR,
+			 "output %s: backlight to %d%% failed", o->name,
+			 percent);
+		return;
+	}
+	o->backlight = percent;
+	o->stats.backlight_changes++;
+}
+
+static void
+set_dpms(struct sf_output *o, enum sf_dpms_level level)
+{
+	static const char *const names[] = { "on", "standby", "off" };
+	struct sf_core *core = o->core;
+
+	if (o->dpms == level)
+		return;
+	if (core->iface.set_dpms &&
+	    !core->iface.set_dpms(core->data, o, level)) {
+		core_log(core, SF_LOG_ERROR, "output %s: DPMS %s failed",
+			 o->name, names[level]);
+		return;
+	}
+	o->dpms = level;
+	o->stats.dpms_changes++;
+}
+
+static bool
+switch_mode(struct sf_output *o, size_t mode, const char *reason,
+	    sf_time_t now)
+{
+	struct sf_core *core = o->core;
+	uint32_t from = o->modes[o->current].refresh_mhz;
+
+	if (mode == o->current)
+		return true;
+	if (core->iface.set_mode &&
+	    !core->iface.set_mode(core->data, o, mode)) {
+		core_log(core, SF_LOG_ERROR,
+			 "output %s: switching to %.3f Hz failed; stillframe "
+			 "stops changing this output's mode", o->name,
+			 o->modes[mode].refresh_mhz / 1000.0);
+		o->switch_failed = true;
+		return false;
+	}
+	o->current = mode;
+	o->stats.mode_switches++;
+	o->stats.refresh_mhz = o->modes[mode].refresh_mhz;
+	sf_selector_notify_switched(&o->sel, now);
+	sf_governor_notify_refresh_changed(&o->gov, now);
+	core_log(core, SF_LOG_DEBUG, "output %s: refresh %.3f -> %.3f Hz (%s)",
+		 o->name, from / 1000.0, o->modes[mode].refresh_mhz / 1000.0,
+		 reason);
+	return true;
+}
+
+static bool
+is_busy_class(enum sf_class cls)
+{
+	return cls == SF_CLASS_ANIMATING || cls == SF_CLASS_VIDEO;
+}
+
+static void
+surface_vote(const struct sf_surface *s, struct sf_vote *v)
+{
+	*v = (struct sf_vote){
+		.content = s->content,
+		.weight = s->visible_fraction,
+	};
+	if (s->hint_min_mhz || s->hint_max_mhz) {
+		v->type = SF_VOTE_RANGE;
+		v->min_mhz = s->hint_min_mhz;
+		v->max_mhz = s->hint_max_mhz;
+		return;
+	}
+	if (s->hint_rate_mhz) {
+		v->type = SF_VOTE_EXACT_OR_MULTIPLE;
+		v->rate_mhz = s->hint_rate_mhz;
+		return;
+	}
+	if (s->content == SF_CONTENT_GAME) {
+		v->type = SF_VOTE_MAX;
+		return;
+	}
+	switch (s->cls.cls) {
+	case SF_CLASS_ANIMATING:
+	case SF_CLASS_VIDEO:
+		v->type = SF_VOTE_HEURISTIC;
+		v->rate_mhz = s->cls.rate_mhz;
+		break;
+	case SF_CLASS_INTERACTIVE:
+		v->type = SF_VOTE_MAX;
+		break;
+	case SF_CLASS_BLINKING:
+	case SF_CLASS_TICKING:
+		/* Served by suppression, not by a rate. */
+		v->type = SF_VOTE_NONE;
+		break;
+	case SF_CLASS_STATIC:
+	case SF_CLASS_COUNT:
+		v->type = SF_VOTE_MIN;
+		break;
+	}
+}
+
+static void apply_transition(struct sf_output *o,
+			     const struct sf_governor_transition *tr,
+			     sf_time_t now);
+
+static void
+reselect(struct sf_output *o, sf_time_t now)
+{
+	struct sf_core *core = o->core;
+	size_t n = 0;
+	bool busy = false;
+
+	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link) {
+		if (s->visible_fraction <= 0 || n >= o->n_votes_cap)
+			continue;
+		surface_vote(s, &o->votes[n]);
+		if (o->votes[n].type == SF_VOTE_HEURISTIC ||
+		    o->votes[n].type == SF_VOTE_EXACT_OR_MULTIPLE ||
+		    is_busy_class(s->cls.cls))
+			busy = true;
+		n++;
+	}
+
+	struct sf_governor_transition tr;
+	if (sf_governor_set_content_busy(&o->gov, busy, now, &tr))
+		apply_transition(o, &tr, now);
+
+	struct sf_selector_input in = {
+		.modes = o->modes,
+		.n_modes = o->n_modes,
+		.current = o->current,
+		.votes = o->votes,
+		.n_votes = n,
+		.state = o->gov.state,
+		.pointer_moving = o->pointer_moving,
+	};
+	struct sf_selection sel;
+	sf_selector_choose(&o->sel, &in, now, &sel);
+	o->selector_retry = sel.retry_at;
+	if (!core->config.enable || o->switch_failed)
+		return;
+	if (sel.mode != o->current && switch_mode(o, sel.mode, sel.reason, now))
+		update_energy(core, now);
+}
+
+static enum sf_dpms_level
+dpms_for_state(enum sf_idle_state state)
+{
+	if (state >= SF_STATE_DPMS_OFF)
+		return SF_DPMS_OFF;
+	if (state >= SF_STATE_DPMS_STANDBY)
+		return SF_DPMS_STANDBY;
+	return SF_DPMS_ON;
+}
+
+static void
+apply_transition(struct sf_output *o, const struct sf_governor_transition *tr,
+		 sf_time_t now)
+{
+	struct sf_core *core = o->core;
+
+	if (tr->from != tr->to) {
+		core_log(core, SF_LOG_DEBUG, "output %s: %s -> %s (%s)",
+			 o->name, sf_idle_state_name(tr->from),
+			 sf_idle_state_name(tr->to),
+			 sf_governor_reason_name(tr->reason));
+		sf_output_stats_enter_state(&o->stats, tr->to, now);
+		if (core->config.enable) {
+			if (tr->to == SF_STATE_DIM)
+				set_backlight(o, (int32_t)core->config
+							.dim_brightness_pct);
+			else if (tr->to < SF_STATE_DIM)
+				set_backlight(o, 100);
+			set_dpms(o, dpms_for_state(tr->to));
+		}
+		reselect(o, now);
+	}
+	if (tr->reclock_from != tr->reclock_to)
+		update_reclock(core, now);
+	update_energy(core, now);
+}
+
+static void
+run_governor(struct sf_output *o, sf_time_t now)
+{
+	struct sf_governor_transition tr;
+
+	/* One transition per call; bounded by the number of states. */
+	for (int i = 0; i < 2 * SF_STATE_COUNT + 2; i++) {
+		if (!sf_governor_update(&o->gov, now, &tr))
+			break;
+		apply_transition(o, &tr, now);
+	}
+}
+
+static void
+request_flush(struct sf_output *o)
+{
+	struct sf_core *core = o->core;
+
+	if (o->flush_requested || !o->gate.pending)
+		return;
+	o->flush_requested = true;
+	if (core->iface.schedule_repaint)
+		core->iface.schedule_repaint(core->data, o);
+}
+
+/* --- core --- */
+
+struct sf_core *
+sf_core_create(const struct sf_config *config,
+	       const struct sf_core_interface *iface, void *data,
+	       sf_time_t now)
+{
+	struct sf_core *core = calloc(1, sizeof(*core));
+	struct sf_energy_params energy;
+
+	if (!core)
+		return NULL;
+	core->config = *config;
+	if (iface)
+		core->iface = *iface;
+	core->data = data;
+	sf_classifier_params_init_default(&core->classifier);
+	sf_config_governor_params(config, &core->governor);
+	sf_config_selector_params(config, &core->selector);
+	sf_config_suppress_params(config, &core->suppress);
+	sf_config_energy_params(config, &energy);
+	sf_seat_activity_init(&core->seat);
+	sf_energy_account_init(&core->energy, &energy, now);
+	core->start = now;
+	core->reclock = SF_RECLOCK_NORMAL;
+	core->surface_expiry = SF_TIME_NEVER;
+	core->next_surface_id = 1;
+	sf_list_init(&core->outputs);
+	sf_list_init(&core->surfaces);
+	return core;
+}
+
+void
+sf_core_destroy(struct sf_core *core)
+{
+	if (!core)
+		return;
+	sf_list_for_each_safe(s, &core->surfaces, struct sf_surface, link)
+		sf_surface_destroy(s);
+	sf_list_for_each_safe(o, &core->outputs, struct sf_output, link)
+		sf_output_destroy(o);
+	/* With no outputs left the GPU goes back to normal clocks. */
+	free(core);
+}
+
+const struct sf_config *
+sf_core_get_config(const struct sf_core *core)
+{
+	return &core->config;
+}
+
+enum sf_reclock_level
+sf_core_get_reclock(const struct sf_core *core)
+{
+	return core->reclock;
+}
+
+void
+sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
+		     sf_time_t now)
+{
+	sf_seat_activity_record(&core->seat, kind, now);
+
+	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		struct sf_governor_transition tr;
+
+		if (sf_governor_notify_input(&o->gov, now, &tr)) {
+			if (tr.from != SF_STATE_ACTIVE)
+				core_log(core, SF_LOG_INFO,
+					 "output %s: wake on %s input",
+					 o->name, sf_input_kind_name(kind));
+			apply_transition(o, &tr, now);
+		}
+		if (kind == SF_INPUT_POINTER && !o->pointer_moving) {
+			o->pointer_moving = true;
+			reselect(o, now);
+		}
+		/* Held damage is shown as soon as the user is back, even if
+		 * an earlier flush request went unanswered while blank. */
+		if (o->gate.deferred) {
+			sf_repaint_gate_force(&o->gate, SF_FORCE_INPUT, now);
+			o->flush_requested = false;
+			request_flush(o);
+		}
+	}
+}
+
+static void
+reclassify_expired(struct sf_core *core, sf_time_t now)
+{
+	sf_time_t next = SF_TIME_NEVER;
+
+	if (core->surface_expiry > now)
+		return;
+	sf_list_for_each(s, &core->surfaces, struct sf_surface, link) {
+		if (s->cls.cls == SF_CLASS_STATIC)
+			continue;
+		struct sf_classification old = s->cls;
+		sf_classify(&core->classifier, &s->activity,
+			    sf_seat_activity_last_input(&core->seat), now,
+			    &s->cls);
+		if (s->cls.cls != old.cls) {
+			core_log(core, SF_LOG_DEBUG,
+				 "surface %u (%s): %s -> %s (no commits)",
+				 s->id, s->label, sf_class_name(old.cls),
+				 sf_class_name(s->cls.cls));
+			if (s->output)
+				reselect(s->output, now);
+		}
+		if (s->cls.cls != SF_CLASS_STATIC) {
+			const struct sf_commit_record *r =
+				sf_surface_activity_get(&s->activity, 0);
+			sf_time_t hold = core->classifier.inactive;
+			if (2 * s->cls.period > hold)
+				hold = 2 * s->cls.period;
+			sf_time_t expiry = r ? r->time + hold + 1 : now + hold;
+			if (expiry <= now)
+				expiry = now + hold;
+			if (expiry < next)
+				next = expiry;
+		}
+	}
+	core->surface_expiry = next;
+}
+
+sf_time_t
+sf_core_dispatch(struct sf_core *core, sf_time_t now)
+{
+	reclassify_expired(core, now);
+	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		run_governor(o, now);
+		if (o->pointer_moving &&
+		    now - sf_seat_activity_last(&core->seat, SF_INPUT_POINTER) >=
+			    POINTER_MOVING_WINDOW) {
+			o->pointer_moving = false;
+			reselect(o, now);
+		} else if (o->selector_retry <= now) {
+			reselect(o, now);
+		}
+		if (o->gate.deferred && o->gate.deadline <= now)
+			request_flush(o);
+	}
+	return sf_core_next_deadline(core);
+}
+
+sf_time_t
+sf_core_next_deadline(const struct sf_core *core)
+{
+	sf_time_t next = core->surface_expiry;
+
+	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		sf_time_t t = sf_governor_next_deadline(&o->gov);
+		if (t < next)
+			next = t;
+		if (o->selector_retry < next)
+			next = o->selector_retry;
+		if (o->pointer_moving) {
+			t = sf_seat_activity_last(&core->seat,
+						  SF_INPUT_POINTER) +
+			    POINTER_MOVING_WINDOW;
+			if (t < next)
+				next = t;
+		}
+		if (o->gate.deferred && !o->flush_requested &&
+		    o->gate.deadline < next)
+			next = o->gate.deadline;
+	}
+	return next;
+}
+
+void
+sf_core_energy_totals(const struct sf_core *core, sf_time_t now,
+		      struct sf_energy_totals *out)
+{
+	sf_energy_account_totals(&core->energy, core->start, now, out);
+}
+
+void
+sf_core_write_status(struct sf_core *core, sf_time_t now,
+		     enum sf_status_format format, struct sf_writer *writer)
+{
+	struct sf_stats_output_view *outs =
+		calloc(core->n_outputs + 1, sizeof(*outs));
+	struct sf_stats_surface_view *surfs =
+		calloc(core->n_surfaces + 1, sizeof(*surfs));
+	struct sf_stats_view view = {
+		.now = now,
+		.reclock = core->reclock,
+		.outputs = outs,
+		.surfaces = surfs,
+	};
+
+	if (!outs || !surfs) {
+		sf_writer_printf(writer, "error out of memory\n");
+		goto out;
+	}
+	sf_core_energy_totals(core, now, &view.energy);
+	sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		outs[view.n_outputs++] = (struct sf_stats_output_view){
+			o->name, &o->stats
+		};
+	sf_list_for_each(s, &core->surfaces, struct sf_surface, link)
+		surfs[view.n_surfaces++] = (struct sf_stats_surface_view){
+			s->id, s->label, s->cls.cls, &s->stats
+		};
+	if (format == SF_STATUS_PROMETHEUS)
+		sf_stats_write_prometheus(&view, writer);
+	else
+		sf_stats_write_text(&view, writer);
+out:
+	free(outs);
+	free(surfs);
+}
+
+/* --- outputs --- */
+
+static bool
+grow_votes(struct sf_output *o)
+{
+	if (o->n_surfaces < o->n_votes_cap)
+		return true;
+	size_t cap = o->n_votes_cap ? o->n_votes_cap * 2 : 8;
+	struct sf_vote *votes = realloc(o->votes, cap * sizeof(*votes));
+	if (!votes)
+		return false;
+	o->votes = votes;
+	o->n_votes_cap = cap;
+	return true;
+}
+
+struct sf_output *
+sf_output_create(struct sf_core *core, const char *name,
+		 const struct sf_mode *modes, size_t n_modes,
+		 size_t current, sf_time_t now)
+{
+	if (n_modes == 0 || current >= n_modes) {
+		core_log(core, SF_LOG_ERROR,
+			 "stillframe bug: output %s has no valid current mode",
+			 name);
+		return NULL;
+	}
+	struct sf_output *o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->modes = calloc(n_modes, sizeof(*o->modes));
+	if (!o->modes || !grow_votes(o)) {
+		free(o->modes);
+		free(o);
+		return NULL;
+	}
+	memcpy(o->modes, modes, n_modes * sizeof(*modes));
+	o->core = core;
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	o->n_modes = n_modes;
+	o->current = o->original = current;
+	o->backlight = 100;
+	o->dpms = SF_DPMS_ON;
+	o->selector_retry = SF_TIME_NEVER;
+	sf_governor_init(&o->gov, &core->governor, now);
+	sf_selector_init(&o->sel, &core->selector);
+	sf_repaint_gate_init(&o->gate);
+	sf_output_stats_init(&o->stats, o->gov.state, now);
+	o->stats.refresh_mhz = modes[current].refresh_mhz;
+	sf_list_init(&o->surfaces);
+	sf_list_insert_tail(&core->outputs, &o->link);
+	core->n_outputs++;
+	core_log(core, SF_LOG_INFO, "output %s: %zu modes, running %dx%d@%.3f",
+		 o->name, n_modes, modes[current].width, modes[current].height,
+		 modes[current].refresh_mhz / 1000.0);
+	update_energy(core, now);
+	return o;
+}
+
+void
+sf_output_destroy(struct sf_output *o)
+{
+	if (!o)
+		return;
+	struct sf_core *core = o->core;
+
+	/* Put back what the user had. */
+	if (core->config.enable) {
+		if (o->current != o->original && !o->switch_failed)
+			switch_mode(o, o->original, "restore", 0);
+		set_backlight(o, 100);
+		set_dpms(o, SF_DPMS_ON);
+	}
+	sf_list_for_each_safe(s, &o->surfaces, struct sf_surface,
+			      output_link) {
+		sf_list_remove(&s->output_link);
+		s->output = NULL;
+	}
+	sf_list_remove(&o->link);
+	core->n_outputs--;
+	/* Without this output the others may agree to reclock, or no
+	 * output is left and the clocks go back to normal. */
+	if (core->n_outputs == 0 && core->reclock == SF_RECLOCK_LOW &&
+	    core->config.enable) {
+		if (!core->iface.set_reclock ||
+		    core->iface.set_reclock(core->data, SF_RECLOCK_NORMAL))
+			core->reclock = SF_RECLOCK_NORMAL;
+	}
+	free(o->modes);
+	free(o->votes);
+	free(o);
+}
+
+const char *
+sf_output_get_name(const struct sf_output *o)
+{
+	return o->name;
+}
+
+void
+sf_output_set_user_data(struct sf_output *o, void *data)
+{
+	o->user_data = data;
+}
+
+void *
+sf_output_get_user_data(const struct sf_output *o)
+{
+	return o->user_data;
+}
+
+size_t
+sf_output_get_mode(const struct sf_output *o)
+{
+	return o->current;
+}
+
+const struct sf_mode *
+sf_output_get_modes(const struct sf_output *o, size_t *n_modes)
+{
+	*n_modes = o->n_modes;
+	return o->modes;
+}
+
+enum sf_idle_state
+sf_output_get_state(const struct sf_output *o)
+{
+	return o->gov.state;
+}
+
+const struct sf_output_stats *
+sf_output_get_stats(const struct sf_output *o)
+{
+	return &o->stats;
+}
+
+static void
+update_cap(struct sf_output *o, sf_time_t now)
+{
+	struct sf_governor_transition tr;
+	/* An inhibitor keeps the screen on; low refresh is invisible. */
+	enum sf_idle_state cap = o->inhibit_count ? SF_STATE_LOW_REFRESH :
+						    SF_STATE_DPMS_OFF;
+
+	if (sf_governor_set_cap(&o->gov, cap, now, &tr))
+		apply_transition(o, &tr, now);
+}
+
+void
+sf_output_inhibit(struct sf_output *o, sf_time_t now)
+{
+	o->inhibit_count++;
+	update_cap(o, now);
+}
+
+void
+sf_output_uninhibit(struct sf_output *o, sf_time_t now)
+{
+	if (o->inhibit_count == 0) {
+		core_log(o->core, SF_LOG_ERROR,
+			 "stillframe bug: output %s uninhibited more often "
+			 "than inhibited", o->name);
+		return;
+	}
+	o->inhibit_count--;
+	update_cap(o, now);
+}
+
+enum sf_repaint_decision
+sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
+		  sf_time_t *deadline)
+{
+	struct sf_core *core = o->core;
+	enum sf_repaint_reason reason;
+	sf_time_t until = SF_TIME_NEVER;
+
+	if (force)
+		sf_repaint_gate_force(&o->gate, force, now);
+	enum sf_repaint_decision d =
+		sf_repaint_gate_decide(&o->gate, &core->suppress, now, &until,
+				       &reason);
+	if (d == SF_REPAINT_DEFER && core->config.enable) {
+		o->stats.suppressed++;
+		sf_energy_account_repaint(&core->energy, now, false);
+		if (deadline)
+			*deadline = until;
+		return SF_REPAINT_DEFER;
+	}
+	/* Paint when in doubt: damage the core was not told about (a
+	 * surface it does not track) still reaches the screen. */
+	if (reason == SF_REPAINT_REASON_STALE)
+		o->stats.stale_flushes++;
+	o->stats.repaints++;
+	sf_energy_account_repaint(&core->energy, now, true);
+	sf_repaint_gate_painted(&o->gate);
+	o->flush_requested = false;
+	if (deadline)
+		*deadline = SF_TIME_NEVER;
+	return SF_REPAINT_NOW;
+}
+
+/* --- surfaces --- */
+
+struct sf_surface *
+sf_surface_create(struct sf_core *core, int32_t width, int32_t height,
+		  sf_time_t now)
+{
+	struct sf_surface *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->core = core;
+	s->id = core->next_surface_id++;
+	snprintf(s->label, sizeof(s->label), "-");
+	sf_surface_activity_init(&s->activity, width, height);
+	s->cls.cls = SF_CLASS_STATIC;
+	sf_list_init(&s->output_link);
+	sf_list_insert_tail(&core->surfaces, &s->link);
+	core->n_surfaces++;
+	return s;
+}
+
+void
+sf_surface_destroy(struct sf_surface *s)
+{
+	if (!s)
+		return;
+	struct sf_output *o = s->output;
+	struct sf_core *core = s->core;
+
+	sf_list_remove(&s->output_link);
+	sf_list_remove(&s->link);
+	core->n_surfaces--;
+	if (o) {
+		/* Its vote is gone: choose again at the next dispatch. */
+		o->n_surfaces--;
+		o->selector_retry = 0;
+	}
+	free(s);
+}
+
+uint32_t
+sf_surface_get_id(const struct sf_surface *s)
+{
+	return s->id;
+}
+
+void
+sf_surface_set_label(struct sf_surface *s, const char *label)
+{
+	snprintf(s->label, sizeof(s->label), "%s", label ? label : "-");
+}
+
+void
+sf_surface_set_size(struct sf_surface *s, int32_t width, int32_t height)
+{
+	sf_surface_activity_set_size(&s->activity, width, height);
+}
+
+void
+sf_surface_set_output(struct sf_surface *s, struct sf_output *output,
+		      double visible_fraction, sf_time_t now)
+{
+	struct sf_output *old = s->output;
+
+	if (visible_fraction < 0)
+		visible_fraction = 0;
+	if (visible_fraction > 1)
+		visible_fraction = 1;
+	if (old == output && s->visible_fraction == visible_fraction)
+		return;
+	if (old != output) {
+		if (old) {
+			sf_list_remove(&s->output_link);
+			old->n_surfaces--;
+		}
+		s->output = output;
+		if (output) {
+			output->n_surfaces++;
+			if (!grow_votes(output))
+				core_log(s->core, SF_LOG_ERROR,
+					 "out of memory: surface %u does not "
+					 "vote", s->id);
+			sf_list_insert_tail(&output->surfaces, &s->output_link);
+		}
+	}
+	s->visible_fraction = visible_fraction;
+	if (old && old != output)
+		reselect(old, now);
+	if (output)
+		reselect(output, now);
+}
+
+void
+sf_surface_set_focused(struct sf_surface *s, bool focused)
+{
+	s->focused = focused;
+}
+
+static void
+hint_changed(struct sf_surface *s, sf_time_t now)
+{
+	if (s->output)
+		reselect(s->output, now);
+}
+
+void
+sf_surface_set_content_type(struct sf_surface *s, enum sf_content_type type,
+			    sf_time_t now)
+{
+	s->content = type;
+	hint_changed(s, now);
+}
+
+void
+sf_surface_set_content_rate(struct sf_surface *s, uint32_t num,
+			    uint32_t den, sf_time_t now)
+{
+	uint64_t mhz = den ? (uint64_t)num * 1000 / den : 0;
+
+	s->hint_rate_mhz = mhz > UINT32_MAX ? UINT32_MAX : (uint32_t)mhz;
+	hint_changed(s, now);
+}
+
+void
+sf_surface_set_rate_range(struct sf_surface *s, uint32_t min_mhz,
+			  uint32_t max_mhz, sf_time_t now)
+{
+	s->hint_min_mhz = min_mhz;
+	s->hint_max_mhz = max_mhz;
+	hint_changed(s, now);
+}
+
+static bool
+classification_moved(const struct sf_classification *a,
+		     const struct sf_classification *b)
+{
+	if (a->cls != b->cls)
+		return true;
+	/* Re-vote only when the rate moved by more than 1 Hz, as Android. */
+	uint32_t d = a->rate_mhz > b->rate_mhz ? a->rate_mhz - b->rate_mhz :
+						 b->rate_mhz - a->rate_mhz;
+	return d > 1000;
+}
+
+enum sf_commit_kind
+sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
+{
+	struct sf_core *core = s->core;
+	sf_time_t now = commit->time;
+	enum sf_commit_kind kind = sf_surface_activity_record(&s->activity,
+							      commit);
+	struct sf_classification old = s->cls;
+
+	s->stats.commits++;
+	if (kind == SF_COMMIT_EMPTY)
+		s->stats.empty++;
+	else if (kind == SF_COMMIT_IDENTICAL)
+		s->stats.identical++;
+
+	sf_classify(&core->classifier, &s->activity,
+		    sf_seat_activity_last_input(&core->seat), now, &s->cls);
+	if (s->cls.cls != SF_CLASS_STATIC) {
+		sf_time_t hold = core->classifier.inactive;
+		if (2 * s->cls.period > hold)
+			hold = 2 * s->cls.period;
+		if (now + hold + 1 < core->surface_expiry)
+			core->surface_expiry = now + hold + 1;
+	}
+
+	struct sf_output *o = s->output;
+	if (!o)
+		return kind;
+	if (classification_moved(&old, &s->cls)) {
+		core_log(core, SF_LOG_DEBUG,
+			 "surface %u (%s): %s -> %s (%.2f Hz, period %.0f ms)",
+			 s->id, s->label, sf_class_name(old.cls),
+			 sf_class_name(s->cls.cls), s->cls.rate_mhz / 1000.0,
+			 ms_of(s->cls.period));
+		reselect(o, now);
+	}
+	o->stats.commits++;
+	if (s->visible_fraction <= 0 && kind != SF_COMMIT_CHANGED)
+		return kind;
+	if (sf_repaint_gate_add_commit(&o->gate, &core->suppress, s->cls.cls,
+				       kind, user_idle(core, now), now))
+		s->stats.held++;
+	return kind;
+}
+
+const struct sf_classification *
+sf_surface_get_classification(const struct sf_surface *s)
+{
+	return &s->cls;
+}
+
+const struct sf_surface_stats *
+sf_surface_get_stats(const struct sf_surface *s)
+{
+	return &s->stats;
+}
+
+sf_time_t
+sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
+{
+	if (!s->core->config.enable)
+		return 0;
+	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
+					     s->focused,
+					     user_idle(s->core, now));
+}
+
+void
+sf_surface_count_throttled_frame(struct sf_surface *s)
+{
+	s->stats.throttled_frames++;
+}

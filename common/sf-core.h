@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SF_CORE_H
+#define SF_CORE_H
+
+#include <stddef.h>
+#include "sf-types.h"
+#include "sf-activity.h"
+#include "sf-classifier.h"
+#include "sf-config.h"
+#include "sf-selector.h"
+#include "sf-stats.h"
+#include "sf-suppress.h"
+
+/*
+ * The policy as one object.  An adapter (the Weston plugin, the Xorg
+ * module, stillframe-replay) reports outputs, surfaces, commits and input
+ * with timestamps, asks whether a repaint may run, calls
+ * sf_core_dispatch() at the deadline the core names, and carries out what
+ * the core asks through struct sf_core_interface.
+ */
+
+struct sf_core;
+struct sf_output;
+struct sf_surface;
+
+enum sf_log_level {
+	SF_LOG_DEBUG = 0,	/* every decision, with its reason */
+	SF_LOG_INFO,
+	SF_LOG_ERROR,
+};
+
+enum sf_dpms_level {
+	SF_DPMS_ON = 0,
+	SF_DPMS_STANDBY,
+	SF_DPMS_OFF,
+};
+
+/* What the core asks the adapter to do.  Any hook may be NULL: that
+ * action is then unsupported and the core does not count on it.  Hooks
+ * return false when the action failed; the core logs it and keeps the
+ * previous setting. */
+struct sf_core_interface {
+	void (*log)(void *data, enum sf_log_level level, const char *message);
+	bool (*set_mode)(void *data, struct sf_output *output, size_t mode);
+	bool (*set_dpms)(void *data, struct sf_output *output,
+			 enum sf_dpms_level level);
+	/* 100 restores the user's brightness. */
+	bool (*set_backlight)(void *data, struct sf_output *output,
+			      int32_t percent);
+	bool (*set_reclock)(void *data, enum sf_reclock_level level);
+	/* Held damage must be painted now (deadline, or unblocked). */
+	void (*schedule_repaint)(void *data, struct sf_output *output);
+};
+
+struct sf_core *
+sf_core_create(const struct sf_config *config,
+	       const struct sf_core_interface *iface, void *data,
+	       sf_time_t now);
+
+/* Restores everything stillframe changed (mode, backlight, DPMS, clocks)
+ * through the interface, then frees.  NULL-safe. */
+void
+sf_core_destroy(struct sf_core *core);
+
+const struct sf_config *
+sf_core_get_config(const struct sf_core *core);
+
+/* User input on any seat. */
+void
+sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
+		     sf_time_t now);
+
+/* Runs due timers (governor stages, reclock, selector dwell, held-damage
+ * deadlines) and returns when to call again, or SF_TIME_NEVER. */
+sf_time_t
+sf_core_dispatch(struct sf_core *core, sf_time_t now);
+
+sf_time_t
+sf_core_next_deadline(const struct sf_core *core);
+
+enum sf_reclock_level
+sf_core_get_reclock(const struct sf_core *core);
+
+/* Status in the "key value" text form, or the Prometheus form. */
+enum sf_status_format {
+	SF_STATUS_TEXT = 0,
+	SF_STATUS_PROMETHEUS,
+};
+
+void
+sf_core_write_status(struct sf_core *core, sf_time_t now,
+		     enum sf_status_format format, struct sf_writer *writer);
+
+void
+sf_core_energy_totals(const struct sf_core *core, sf_time_t now,
+		      struct sf_energy_totals *out);
+
+/* --- outputs --- */
+
+/* `modes` is copied.  `current` is the mode the output runs now; it is
+ * also what the core restores. */
+struct sf_output *
+sf_output_create(struct sf_core *core, const char *name,
+		 const struct sf_mode *modes, size_t n_modes,
+		 size_t current, sf_time_t now);
+
+/* Restores the output's settings, detaches its surfaces.  NULL-safe. */
+void
+sf_output_destroy(struct sf_output *output);
+
+const char *
+sf_output_get_name(const struct sf_output *output);
+
+void
+sf_output_set_user_data(struct sf_output *output, void *data);
+
+void *
+sf_output_get_user_data(const struct sf_output *output);
+
+size_t
+sf_output_get_mode(const struct sf_output *output);
+
+const struct sf_mode *
+sf_output_get_modes(const struct sf_output *output, size_t *n_modes);
+
+enum sf_idle_state
+sf_output_get_state(const struct sf_output *output);
+
+const struct sf_output_stats *
+sf_output_get_stats(const struct sf_output *output);
+
+/* Idle inhibitors on this output (zwp_idle_inhibitor_v1 on a visible
+ * surface, a screensaver-inhibit request): nested. */
+void
+sf_output_inhibit(struct sf_output *output, sf_time_t now);
+
+void
+sf_output_uninhibit(struct sf_output *output, sf_time_t now);
+
+/* The backend wants to repaint.  `force` holds enum sf_repaint_force
+ * bits the adapter saw (pointer moved, geometry, planes).  On DEFER the
+ * adapter skips the repaint, keeps the damage and waits for
+ * schedule_repaint (at `*deadline` at the latest). */
+enum sf_repaint_decision
+sf_output_repaint(struct sf_output *output, uint32_t force, sf_time_t now,
+		  sf_time_t *deadline);
+
+/* --- surfaces --- */
+
+struct sf_surface *
+sf_surface_create(struct sf_core *core, int32_t width, int32_t height,
+		  sf_time_t now);
+
+void
+sf_surface_destroy(struct sf_surface *surface);
+
+uint32_t
+sf_surface_get_id(const struct sf_surface *surface);
+
+/* app_id, title or WM_CLASS, for logs; copied and cut at 63 bytes. */
+void
+sf_surface_set_label(struct sf_surface *surface, const char *label);
+
+void
+sf_surface_set_size(struct sf_surface *surface, int32_t width,
+		    int32_t height);
+
+/* The output the surface is mostly on, and which fraction of that
+ * output's area it covers visibly (0 when hidden).  NULL detaches. */
+void
+sf_surface_set_output(struct sf_surface *surface, struct sf_output *output,
+		      double visible_fraction, sf_time_t now);
+
+void
+sf_surface_set_focused(struct sf_surface *surface, bool focused);
+
+void
+sf_surface_set_content_type(struct sf_surface *surface,
+			    enum sf_content_type type, sf_time_t now);
+
+/* Explicit content rate hint, num/den frames per second; 0/x clears. */
+void
+sf_surface_set_content_rate(struct sf_surface *surface, uint32_t num,
+			    uint32_t den, sf_time_t now);
+
+/* Explicit refresh range hint in mHz; 0,0 clears. */
+void
+sf_surface_set_rate_range(struct sf_surface *surface, uint32_t min_mhz,
+			  uint32_t max_mhz, sf_time_t now);
+
+/* A commit, with its damage in surface coordinates.  Returns what the
+ * tracker made of it. */
+enum sf_commit_kind
+sf_surface_commit(struct sf_surface *surface,
+		  const struct sf_commit_desc *commit);
+
+const struct sf_classification *
+sf_surface_get_classification(const struct sf_surface *surface);
+
+const struct sf_surface_stats *
+sf_surface_get_stats(const struct sf_surface *surface);
+
+/* How long to hold this surface's frame callbacks: 0 means release them
+ * with the next repaint as usual. */
+sf_time_t
+sf_surface_get_frame_interval(const struct sf_surface *surface,
+			      sf_time_t now);
+
+void
+sf_surface_count_throttled_frame(struct sf_surface *surface);
+
+#endif /* SF_CORE_H */

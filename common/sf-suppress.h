@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SF_SUPPRESS_H
+#define SF_SUPPRESS_H
+
+#include "sf-activity.h"
+
+/*
+ * Repaint-suppression policy.  A repaint gate per output collects what
+ * contributed to the pending repaint since the last paint and answers:
+ * paint now, or defer until a named deadline.  Deferred damage is never
+ * dropped: it is painted with the first unsuppressed damage, on any
+ * input, or at the deadline (the smallest maximum staleness of what was
+ * deferred).
+ */
+
+struct sf_suppress_params {
+	bool enabled;
+	/* The user counts as idle this long after the last input; blink
+	 * and tick damage is only suppressed while idle. */
+	sf_time_t idle_delay;
+	sf_time_t blink_max_staleness;
+	sf_time_t tick_max_staleness;
+	/* Empty and identical commits: nothing visible changed. */
+	sf_time_t redundant_max_staleness;
+	/* Frame-callback throttle for unfocused animating surfaces while
+	 * idle; 0 disables throttling. */
+	sf_time_t background_frame_interval;
+};
+
+/* Things that always force a paint. */
+enum sf_repaint_force {
+	SF_FORCE_POINTER_MOVED = 1 << 0,
+	SF_FORCE_GEOMETRY = 1 << 1,	/* a view moved, mapped or restacked */
+	SF_FORCE_PLANE = 1 << 2,	/* plane assignment would change */
+	SF_FORCE_INPUT = 1 << 3,
+	SF_FORCE_OTHER = 1 << 4,	/* the adapter cannot tell: paint */
+};
+
+enum sf_repaint_decision {
+	SF_REPAINT_NOW = 0,
+	SF_REPAINT_DEFER,
+	SF_REPAINT_NOTHING,		/* nothing pending */
+};
+
+/* Why the gate decided what it did, for logs and stats. */
+enum sf_repaint_reason {
+	SF_REPAINT_REASON_NONE = 0,
+	SF_REPAINT_REASON_DISABLED,
+	SF_REPAINT_REASON_CHANGED,	/* unsuppressible damage */
+	SF_REPAINT_REASON_FORCED,	/* see force flags */
+	SF_REPAINT_REASON_STALE,	/* deadline reached */
+	SF_REPAINT_REASON_BLINK_IDLE,
+	SF_REPAINT_REASON_TICK_IDLE,
+	SF_REPAINT_REASON_REDUNDANT,	/* empty or identical */
+};
+
+struct sf_repaint_gate {
+	bool pending;			/* something contributed */
+	bool must_paint;		/* something unsuppressible did */
+	uint32_t force;			/* enum sf_repaint_force bits */
+	uint32_t deferred;		/* suppressible contributions held */
+	sf_time_t pending_since;
+	sf_time_t deadline;		/* flush time of what is held */
+	enum sf_repaint_reason hold_reason; /* newest suppressible reason */
+};
+
+void
+sf_suppress_params_init_default(struct sf_suppress_params *params);
+
+void
+sf_repaint_gate_init(struct sf_repaint_gate *gate);
+
+/* A surface on this output committed.  `user_idle` is whether the user
+ * has been idle for params->idle_delay. Returns true if this contribution
+ * alone could be held. */
+bool
+sf_repaint_gate_add_commit(struct sf_repaint_gate *gate,
+			   const struct sf_suppress_params *params,
+			   enum sf_class cls, enum sf_commit_kind kind,
+			   bool user_idle, sf_time_t now);
+
+/* Something that always paints (enum sf_repaint_force bits). */
+void
+sf_repaint_gate_force(struct sf_repaint_gate *gate, uint32_t force,
+		      sf_time_t now);
+
+/* The backend is about to repaint: paint now, defer (with *deadline set
+ * to the flush time), or nothing is pending. */
+enum sf_repaint_decision
+sf_repaint_gate_decide(const struct sf_repaint_gate *gate,
+		       const struct sf_suppress_params *params, sf_time_t now,
+		       sf_time_t *deadline, enum sf_repaint_reason *reason);
+
+/* The output painted: everything held is flushed. */
+void
+sf_repaint_gate_painted(struct sf_repaint_gate *gate);
+
+/* Frame-callback throttle interval for a surface, 0 for none.  Blinking
+ * and ticking surfaces are throttled to their staleness while the user
+ * is idle; unfocused animating or video surfaces to the background
+ * interval while idle. */
+sf_time_t
+sf_suppress_throttle_interval(const struct sf_suppress_params *params,
+			      enum sf_class cls, bool focused, bool user_idle);
+
+const char *
+sf_repaint_reason_name(enum sf_repaint_reason reason);
+
+#endif /* SF_SUPPRESS_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SF_TYPES_H
+#define SF_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Time in the core is always a monotonic timestamp in nanoseconds that the
+ * caller passes in.  The core never reads a clock itself, which is what
+ * makes every decision replayable with a virtual clock.
+ */
+typedef int64_t sf_time_t;
+
+#define SF_NSEC_PER_USEC 1000LL
+#define SF_NSEC_PER_MSEC 1000000LL
+#define SF_NSEC_PER_SEC 1000000000LL
+#define SF_MSEC(ms) ((sf_time_t)(ms) * SF_NSEC_PER_MSEC)
+#define SF_SEC(s) ((sf_time_t)(s) * SF_NSEC_PER_SEC)
+/* "No deadline": later than any real timestamp. */
+#define SF_TIME_NEVER INT64_MAX
+
+#define SF_ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A damage rectangle, pixman style: x2/y2 are exclusive. */
+struct sf_box {
+	int32_t x1, y1, x2, y2;
+};
+
+static inline int64_t
+sf_box_area(const struct sf_box *b)
+{
+	if (b->x2 <= b->x1 || b->y2 <= b->y1)
+		return 0;
+	return (int64_t)(b->x2 - b->x1) * (b->y2 - b->y1);
+}
+
+/* Kinds of user input the core distinguishes. */
+enum sf_input_kind {
+	SF_INPUT_POINTER = 0,	/* pointer motion and axis */
+	SF_INPUT_KEY,
+	SF_INPUT_BUTTON,
+	SF_INPUT_TOUCH,
+	SF_INPUT_KIND_COUNT,
+};
+
+/* Staged idle states of one output, from awake to blanked. */
+enum sf_idle_state {
+	SF_STATE_ACTIVE = 0,
+	SF_STATE_LOW_REFRESH,
+	SF_STATE_DIM,
+	SF_STATE_DPMS_STANDBY,
+	SF_STATE_DPMS_OFF,
+	SF_STATE_COUNT,
+};
+
+enum sf_reclock_level {
+	SF_RECLOCK_NORMAL = 0,
+	SF_RECLOCK_LOW,
+};
+
+/* What a surface shows, as far as the classifier can tell. */
+enum sf_class {
+	SF_CLASS_STATIC = 0,	/* no regular updates (includes sporadic ones) */
+	SF_CLASS_INTERACTIVE,	/* updates that follow user input */
+	SF_CLASS_ANIMATING,	/* frequent updates at `rate` */
+	SF_CLASS_VIDEO,		/* large regular updates at a video cadence */
+	SF_CLASS_BLINKING,	/* small, same place, two alternating states */
+	SF_CLASS_TICKING,	/* small, regular 1 s or 0.5 s, changing content */
+	SF_CLASS_COUNT,
+};
+
+/* Same values as wp_content_type_v1.type. */
+enum sf_content_type {
+	SF_CONTENT_NONE = 0,
+	SF_CONTENT_PHOTO = 1,
+	SF_CONTENT_VIDEO = 2,
+	SF_CONTENT_GAME = 3,
+};
+
+const char *
+sf_idle_state_name(enum sf_idle_state state);
+
+const char *
+sf_class_name(enum sf_class cls);
+
+const char *
+sf_input_kind_name(enum sf_input_kind kind);
+
+const char *
+sf_content_type_name(enum sf_content_type type);
+
+#endif /* SF_TYPES_H */

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+#include "sf-core.h"
+#include "sf-replay.h"
+#include "sf-scenario.h"
+#include "sf-test.h"
+
+/* A recording stand-in for the adapter: what the core asked for. */
+struct recorder {
+	size_t mode;
+	bool mode_fails;
+	unsigned mode_calls;
+	enum sf_dpms_level dpms;
+	int32_t backlight;
+	enum sf_reclock_level reclock;
+	unsigned calls;
+	unsigned repaint_requests;
+	char last_error[256];
+};
+
+static void
+rec_log(void *data, enum sf_log_level level, const char *message)
+{
+	struct recorder *r = data;
+
+	if (level == SF_LOG_ERROR)
+		snprintf(r->last_error, sizeof(r->last_error), "%s", message);
+}
+
+static bool
+rec_set_mode(void *data, struct sf_output *o, size_t mode)
+{
+	struct recorder *r = data;
+
+	r->calls++;
+	r->mode_calls++;
+	if (r->mode_fails)
+		return false;
+	r->mode = mode;
+	return true;
+}
+
+static bool
+rec_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
+{
+	struct recorder *r = data;
+
+	r->calls++;
+	r->dpms = level;
+	return true;
+}
+
+static bool
+rec_set_backlight(void *data, struct sf_output *o, int32_t percent)
+{
+	struct recorder *r = data;
+
+	r->calls++;
+	r->backlight = percent;
+	return true;
+}
+
+static bool
+rec_set_reclock(void *data, enum sf_reclock_level level)
+{
+	struct recorder *r = data;
+
+	r->calls++;
+	r->reclock = level;
+	return true;
+}
+
+static void
+rec_schedule_repaint(void *data, struct sf_output *o)
+{
+	struct recorder *r = data;
+
+	r->repaint_requests++;
+}
+
+static const struct sf_core_interface rec_interface = {
+	.log = rec_log,
+	.set_mode = rec_set_mode,
+	.set_dpms = rec_set_dpms,
+	.set_backlight = rec_set_backlight,
+	.set_reclock = rec_set_reclock,
+	.schedule_repaint = rec_schedule_repaint,
+};
+
+static const struct sf_mode panel_modes[] = {
+	{ 1920, 1080, 60000, false, true },
+	{ 1920, 1080, 48000, true, false },
+	{ 1920, 1080, 30000, true, false },
+};
+
+/* Runs the core's timers up to `until`, as an adapter's timer would. */
+static void
+run_until(struct sf_core *core, sf_time_t until)
+{
+	for (int guard = 0; guard < 10000; guard++) {
+		sf_time_t next = sf_core_next_deadline(core);
+		if (next > until)
+			return;
+		sf_core_dispatch(core, next);
+	}
+}
+
+static struct sf_core *
+make_core(struct recorder *r, struct sf_config *cfg, struct sf_output **o)
+{
+	struct sf_config defaults;
+
+	if (!cfg) {
+		sf_config_init_defaults(&defaults);
+		cfg = &defaults;
+	}
+	*r = (struct recorder){ .backlight = 100 };
+	struct sf_core *core = sf_core_create(cfg, &rec_interface, r, 0);
+	*o = sf_output_create(core, "eDP-1", panel_modes, 3, 0, 0);
+	return core;
+}
+
+SF_TEST(idle_drops_refresh_reclocks_dims_and_blanks)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	sf_core_notify_input(core, SF_INPUT_KEY, SF_MSEC(10));
+	run_until(core, SF_MSEC(900));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	sf_assert_int_eq(r.mode_calls, 0);
+
+	/* 1 s after the last input: the lowest seamless mode >= 30 Hz. */
+	run_until(core, SF_MSEC(1010));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
+	sf_assert_int_eq(r.mode, 2);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
+	/* The clocks follow once the rate has settled. */
+	run_until(core, SF_MSEC(3010));
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_LOW);
+	sf_assert_int_eq(sf_core_get_reclock(core), SF_RECLOCK_LOW);
+
+	run_until(core, SF_SEC(121));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DIM);
+	sf_assert_int_eq(r.backlight, 30);
+	run_until(core, SF_SEC(301));
+	sf_assert_int_eq(r.dpms, SF_DPMS_STANDBY);
+	run_until(core, SF_SEC(601));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DPMS_OFF);
+	sf_assert_int_eq(r.dpms, SF_DPMS_OFF);
+
+	/* Any input restores everything in the same call. */
+	sf_core_notify_input(core, SF_INPUT_BUTTON, SF_SEC(700));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
+	sf_assert_int_eq(r.backlight, 100);
+	sf_assert_int_eq(r.mode, 0);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
+	sf_core_destroy(core);
+}
+
+SF_TEST(destroy_restores_what_the_user_had)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	run_until(core, SF_SEC(400));
+	sf_assert_int_eq(r.dpms, SF_DPMS_STANDBY);
+	sf_assert_int_eq(r.mode, 2);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_LOW);
+	sf_assert_int_eq(r.backlight, 30);
+	sf_core_destroy(core);
+	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
+	sf_assert_int_eq(r.mode, 0);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
+	sf_assert_int_eq(r.backlight, 100);
+	sf_core_destroy(NULL);
+}
+
+SF_TEST(disabled_changes_nothing)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "enable",
+				       "false", NULL, 0), SF_CONFIG_OK);
+	struct sf_core *core = make_core(&r, &cfg, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+	for (int i = 0; i < 40; i++) {
+		struct sf_box b = { 0, 0, 8, 16 };
+		struct sf_commit_desc c = { SF_MSEC(5000 + 500 * i), &b, 1,
+					    true, (uint64_t)(i & 1) };
+		sf_surface_commit(s, &c);
+		sf_time_t dl;
+		sf_assert_int_eq(sf_output_repaint(o, 0, c.time, &dl),
+				 SF_REPAINT_NOW);
+	}
+	run_until(core, SF_SEC(1000));
+	sf_assert_int_eq(r.calls, 0);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, SF_SEC(1000)), 0);
+	sf_core_destroy(core);
+	sf_assert_int_eq(r.calls, 0);
+}
+
+SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+
+	unsigned held = 0, painted = 0;
+	sf_time_t t;
+	for (t = SF_SEC(5); t < SF_SEC(20); t += SF_MSEC(500)) {
+		struct sf_box b = { 40, 300, 48, 316 };
+		struct sf_commit_desc c = { t, &b, 1, true,
+					    (uint64_t)((t / SF_MSEC(500)) & 1) };
+		run_until(core, t);
+		sf_surface_commit(s, &c);
+		sf_time_t dl = 0;
+		if (sf_output_repaint(o, 0, t + SF_MSEC(10), &dl) ==
+		    SF_REPAINT_DEFER) {
+			held++;
+			/* Every deferral names a finite flush time. */
+			sf_assert(dl > t && dl < SF_TIME_NEVER);
+		} else {
+			painted++;
+		}
+	}
+	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+			 SF_CLASS_BLINKING);
+	sf_assert_int_ge(held, 24);
+	sf_assert_int_le(painted, 6);
+	sf_assert_int_ge(sf_surface_get_frame_interval(s, t), SF_SEC(1));
+
+	/* Input: the held cursor is painted at once. */
+	unsigned before = r.repaint_requests;
+	sf_core_notify_input(core, SF_INPUT_KEY, t);
+	sf_assert_int_eq(r.repaint_requests, before + 1);
+	sf_time_t dl;
+	sf_assert_int_eq(sf_output_repaint(o, 0, t + SF_MSEC(1), &dl),
+			 SF_REPAINT_NOW);
+	sf_core_destroy(core);
+}
+
+SF_TEST(held_damage_is_flushed_at_its_deadline)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+
+	/* An identical commit while idle: held, then flushed. */
+	struct sf_box b = { 0, 0, 10, 10 };
+	struct sf_commit_desc c1 = { SF_SEC(10), &b, 1, true, 7 };
+	struct sf_commit_desc c2 = { SF_SEC(11), &b, 1, true, 7 };
+	run_until(core, SF_SEC(10));
+	sf_surface_commit(s, &c1);
+	sf_time_t dl;
+	sf_output_repaint(o, 0, SF_SEC(10), &dl);
+	sf_assert_int_eq(sf_surface_commit(s, &c2), SF_COMMIT_IDENTICAL);
+	sf_assert_int_eq(sf_output_repaint(o, 0, SF_SEC(11), &dl),
+			 SF_REPAINT_DEFER);
+	sf_assert_int_eq(dl, SF_SEC(12));
+	unsigned before = r.repaint_requests;
+	run_until(core, SF_SEC(12));
+	sf_assert_int_eq(r.repaint_requests, before + 1);
+	sf_assert_int_eq(sf_output_repaint(o, 0, SF_SEC(12), &dl),
+			 SF_REPAINT_NOW);
+	sf_assert_int_eq(sf_output_get_stats(o)->stale_flushes, 1);
+	sf_core_destroy(core);
+}
+
+SF_TEST(inhibitor_keeps_the_screen_on)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	sf_output_inhibit(o, 0);
+	run_until(core, SF_SEC(3600));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
+	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
+	sf_assert_int_eq(r.backlight, 100);
+	sf_output_uninhibit(o, SF_SEC(3600));
+	/* Unbalanced uninhibit is a bug report, not a crash. */
+	sf_output_uninhibit(o, SF_SEC(3600));
+	sf_assert_str_contains(r.last_error, "uninhibited more often");
+	run_until(core, SF_SEC(3600 + 121));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DIM);
+	sf_core_destroy(core);
+}
+
+SF_TEST(failed_mode_switch_is_logged_and_not_retried)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	r.mode_fails = true;
+	run_until(core, SF_SEC(5));
+	sf_assert_int_eq(r.mode_calls, 1);
+	sf_assert_str_contains(r.last_error, "output eDP-1");
+	sf_assert_str_contains(r.last_error, "failed");
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_core_notify_input(core, SF_INPUT_KEY, SF_SEC(6));
+	run_until(core, SF_SEC(20));
+	sf_assert_int_eq(r.mode_calls, 1);
+	sf_core_destroy(core);
+}
+
+SF_TEST(paused_video_stops_keeping_clocks_up)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *v = sf_surface_create(core, 1280, 720, 0);
+	sf_surface_set_output(v, o, 0.5, 0);
+
+	struct sf_box b = { 0, 0, 1280, 720 };
+	sf_time_t t = SF_SEC(2);
+	for (int f = 0; f < 24 * 10; f++, t = SF_SEC(2) + SF_SEC(f) / 24) {
+		struct sf_commit_desc c = { t, &b, 1, true, (uint64_t)f };
+		run_until(core, t);
+		sf_surface_commit(v, &c);
+	}
+	sf_assert_int_eq(sf_surface_get_classification(v)->cls,
+			 SF_CLASS_VIDEO);
+	/* 24 fps lands on 48 Hz, and the GPU stays up while it plays. */
+	sf_assert_int_eq(r.mode, 1);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
+
+	/* Paused: no commits.  The class decays and the clocks drop. */
+	run_until(core, t + SF_SEC(10));
+	sf_assert_int_eq(sf_surface_get_classification(v)->cls,
+			 SF_CLASS_STATIC);
+	sf_assert_int_eq(r.mode, 2);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_LOW);
+	sf_core_destroy(core);
+}
+
+SF_TEST(status_names_outputs_and_surfaces)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 100, 100, 0);
+	char buf[8192];
+	struct sf_buffer_writer bw;
+
+	sf_surface_set_label(s, "xclock");
+	sf_surface_set_output(s, o, 0.01, 0);
+	run_until(core, SF_SEC(2));
+	sf_buffer_writer_init(&bw, buf, sizeof(buf));
+	sf_core_write_status(core, SF_SEC(2), SF_STATUS_TEXT, &bw.writer);
+	sf_assert_str_contains(buf, "output.eDP-1.state low-refresh\n");
+	sf_assert_str_contains(buf, "output.eDP-1.refresh_mhz 30000\n");
+	sf_assert_str_contains(buf, "label=xclock");
+	sf_buffer_writer_init(&bw, buf, sizeof(buf));
+	sf_core_write_status(core, SF_SEC(2), SF_STATUS_PROMETHEUS,
+			     &bw.writer);
+	sf_assert_str_contains(buf, "stillframe_refresh_hertz{output=\"eDP-1\"} 30.000");
+	sf_surface_destroy(s);
+	sf_surface_destroy(NULL);
+	sf_output_destroy(NULL);
+	sf_core_destroy(core);
+}
+
+/* --- the demo scenario through the replay engine --- */
+
+#define DEMO_SECONDS 705
+
+struct demo_run {
+	struct sf_replay *replay;
+	struct sf_replay_report at[DEMO_SECONDS + 1];
+	bool ok;
+};
+
+static void
+demo_report(void *data, const struct sf_replay_report *rep)
+{
+	struct demo_run *d = data;
+	int64_t s = rep->time / SF_NSEC_PER_SEC;
+
+	if (s >= 0 && s <= DEMO_SECONDS)
+		d->at[s] = *rep;
+}
+
+static bool
+demo_emit(void *data, const struct sf_trace_event *ev)
+{
+	struct demo_run *d = data;
+	char err[256];
+
+	d->ok = sf_replay_feed(d->replay, ev, err, sizeof(err));
+	if (!d->ok)
+		printf("# %s\n", err);
+	return d->ok;
+}
+
+SF_TEST(demo_scenario_decisions)
+{
+	static struct demo_run d;
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	struct sf_replay_options opt = {
+		.config = &cfg,
+		.report_interval = SF_SEC(1),
+		.report = demo_report,
+		.data = &d,
+	};
+	d.replay = sf_replay_create(&opt);
+	sf_assert(sf_scenario_demo(demo_emit, &d));
+	sf_replay_run_until(d.replay, SF_SEC(DEMO_SECONDS));
+
+	/* Typing: awake at the native rate, nothing held. */
+	sf_assert_int_eq(d.at[5].state, SF_STATE_ACTIVE);
+	sf_assert_int_eq(d.at[5].refresh_mhz, 60000);
+	sf_assert_int_eq(d.at[5].suppressed, 0);
+	/* Idle desktop: low refresh, clocks down, cursor and clock held. */
+	sf_assert_int_eq(d.at[30].state, SF_STATE_LOW_REFRESH);
+	sf_assert_int_eq(d.at[30].refresh_mhz, 30000);
+	sf_assert_int_eq(d.at[30].reclock, SF_RECLOCK_LOW);
+	sf_assert_int_ge(d.at[30].suppressed, 2);
+	sf_assert_int_le(d.at[30].repaints, 1);
+	/* Video: 24 fps at 48 Hz, painted, clocks up. */
+	sf_assert_int_eq(d.at[50].refresh_mhz, 48000);
+	sf_assert_int_ge(d.at[50].repaints, 23);
+	sf_assert_int_eq(d.at[50].reclock, SF_RECLOCK_NORMAL);
+	/* Pointer: native rate at once. */
+	sf_assert_int_eq(d.at[65].state, SF_STATE_ACTIVE);
+	sf_assert_int_eq(d.at[65].refresh_mhz, 60000);
+	/* Long idle: dim, standby, off. */
+	sf_assert_int_eq(d.at[200].state, SF_STATE_DIM);
+	sf_assert_int_eq(d.at[200].backlight, 30);
+	sf_assert_int_eq(d.at[400].dpms, SF_DPMS_STANDBY);
+	sf_assert_int_eq(d.at[690].dpms, SF_DPMS_OFF);
+	sf_assert_int_eq(d.at[690].repaints, 0);
+	/* Back at 700 s: everything restored. */
+	sf_assert_int_eq(d.at[701].state, SF_STATE_ACTIVE);
+	sf_assert_int_eq(d.at[701].dpms, SF_DPMS_ON);
+	sf_assert_int_eq(d.at[701].backlight, 100);
+	sf_assert_int_eq(d.at[701].refresh_mhz, 60000);
+	sf_assert_int_eq(d.at[701].reclock, SF_RECLOCK_NORMAL);
+	/* The estimate says it saved energy. */
+	sf_assert(d.at[DEMO_SECONDS].energy.actual_j <
+		  0.8 * d.at[DEMO_SECONDS].energy.baseline_j);
+	sf_replay_destroy(d.replay);
+}
+
+SF_TEST_MAIN()
