@@ -10,7 +10,7 @@
  * size (init/finish, no allocation) and every record is O(1).
  */
 
-/* Commits remembered per surface; a power of two. */
+/* Commits with damage remembered per surface; a power of two. */
 #define SF_ACTIVITY_RING_SIZE 16
 /* Pointer-motion timestamps remembered per seat; a power of two. */
 #define SF_MOTION_RING_SIZE 32
@@ -47,6 +47,11 @@ struct sf_surface_activity {
 	uint32_t head;			/* index of the next slot to write */
 	uint32_t len;			/* valid records, <= ring size */
 	uint64_t total_commits;
+	/* Commits without damage are counted, not remembered: a client
+	 * that commits empty frames at 60 Hz must not push its real
+	 * updates out of the ring. */
+	uint64_t empty_commits;
+	sf_time_t last_empty;
 };
 
 void
@@ -57,8 +62,9 @@ void
 sf_surface_activity_set_size(struct sf_surface_activity *activity,
 			     int32_t width, int32_t height);
 
-/* Records a commit and says what kind it was.  Identical means: the same
- * extents and the same hash as the newest earlier commit with a hash. */
+/* Records a commit and says what kind it was.  Identical means: the
+ * newest earlier commit with damage carried a hash, and this one has the
+ * same extents and the same hash. */
 enum sf_commit_kind
 sf_surface_activity_record(struct sf_surface_activity *activity,
 			   const struct sf_commit_desc *commit);
