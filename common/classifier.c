@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stddef.h>
+
+#include "sf-classifier.h"
+
+/*
+ * The classifier works on the newest run of commits that fit a pattern,
+ * not on the whole ring, so that old history (a typing burst before the
+ * cursor started blinking) never delays detection, and a pattern is
+ * recognised after SF_CLASSIFIER_MIN_COMMITS commits: three intervals,
+ * which is within three periods for every pattern below.
+ *
+ * Order of the rules:
+ *   1. frequent updates: ANIMATING or VIDEO by damaged area, unless they
+ *      follow input (scrolling, dragging, key repeat: INTERACTIVE);
+ *   2. BLINKING: small, same extents, regular full period (on + off) in
+ *      [blink_min, blink_max], content alternating between two states;
+ *   3. TICKING: small, single intervals of 1 s or 0.5 s, content that
+ *      keeps changing (a seconds display, a colon drawn with the
+ *      seconds);
+ *   4. the newest commit follows input: INTERACTIVE;
+ *   5. anything else, including sporadic updates, is STATIC.
+ * Without pixel hashes a 50% duty blink at a 0.5 s or 1 s interval cannot
+ * be told from a tick; it is classed TICKING, the class with the shorter
+ * staleness, so the screen is never more out of date than a tick allows.
+ */
+
+/* Enough for every pattern: the ring holds this many commits. */
+#define MAX_RUN SF_ACTIVITY_RING_SIZE
+
+/* Rates a measured rate snaps to, in mHz: film, PAL, NTSC and the usual
+ * panel rates.  Snapping keeps a vote stable against timer jitter. */
+static const uint32_t known_rates_mhz[] = {
+	23976, 24000, 25000, 29970, 30000, 48000, 50000,
+	59940, 60000, 72000, 90000, 120000, 144000,
+};
+#define SNAP_TOLERANCE 0.01
+
+/* Tick cadences. */
+static const sf_time_t tick_intervals[] = {
+	SF_MSEC(1000),
+	SF_MSEC(500),
+};
+
+void
+sf_classifier_params_init_default(struct sf_classifier_params *params)
+{
+	*params = (struct sf_classifier_params){
+		.inactive = SF_MSEC(1200),
+		.input_window = SF_MSEC(500),
+		.blink_min_period = SF_MSEC(200),
+		.blink_max_period = SF_MSEC(2000),
+		.small_fraction = 0.05,
+		.small_pixels = 64 * 64,
+		.frequent_interval = SF_MSEC(101),
+		.video_min_fraction = 0.25,
+		.tolerance = 0.15,
+	};
+}
+
+/* The commits with damage, newest first.  Empty commits change nothing
+ * on screen, so they neither make nor break a pattern. */
+struct history {
+	const struct sf_commit_record *rec[MAX_RUN];
+	uint32_t n;
+};
+
+static void
+history_init(struct history *h, const struct sf_surface_activity *activity)
+{
+	h->n = 0;
+	for (uint32_t age = 0; age < sf_surface_activity_length(activity);
+	     age++) {
+		const struct sf_commit_record *r =
+			sf_surface_activity_get(activity, age);
+		if (r->kind != SF_COMMIT_EMPTY)
+			h->rec[h->n++] = r;
+	}
+}
+
+/* Interval between commit i and the older commit i + 1. */
+static sf_time_t
+interval(const struct history *h, uint32_t i)
+{
+	return h->rec[i]->time - h->rec[i + 1]->time;
+}
+
+static bool
+within(double value, double target, double tolerance)
+{
+	return fabs(value - target) <= tolerance * target;
+}
+
+static bool
+is_small(const struct sf_classifier_params *params,
+	 const struct sf_surface_activity *activity,
+	 const struct sf_commit_record *r)
+{
+	double limit = params->small_fraction * (double)activity->width *
+		       (double)activity->height;
+	if (limit < params->small_pixels)
+		limit = params->small_pixels;
+	return r->area <= limit;
+}
+
+static bool
+same_extents(const struct sf_commit_record *a, const struct sf_commit_record *b)
+{
+	return a->extents.x1 == b->extents.x1 &&
+	       a->extents.y1 == b->extents.y1 &&
+	       a->extents.x2 == b->extents.x2 && a->extents.y2 == b->extents.y2;
+}
+
+static bool
+all_hashed(const struct history *h, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!h->rec[i]->has_hash)
+			return false;
+	return true;
+}
+
+/* Two states taking turns: A B A B ... */
+static bool
+alternates(const struct history *h, uint32_t n)
+{
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		if (h->rec[i]->hash == h->rec[i + 1]->hash)
+			return false;
+		if (i + 2 < n && h->rec[i]->hash != h->rec[i + 2]->hash)
+			return false;
+	}
+	return true;
+}
+
+static uint32_t
+snap_rate(double hz)
+{
+	double mhz = hz * 1000.0;
+	uint32_t best = 0;
+	double best_err = SNAP_TOLERANCE;
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(known_rates_mhz); i++) {
+		double err = fabs(mhz - known_rates_mhz[i]) / known_rates_mhz[i];
+		if (err <= best_err) {
+			best_err = err;
+			best = known_rates_mhz[i];
+		}
+	}
+	if (best)
+		return best;
+	if (mhz >= UINT32_MAX)
+		return UINT32_MAX;
+	return (uint32_t)lround(mhz);
+}
+
+static bool
+follows_input(const struct sf_classifier_params *params,
+	      const struct sf_commit_record *newest, sf_time_t last_input)
+{
+	return last_input != 0 && newest->time >= last_input &&
+	       newest->time - last_input <= params->input_window;
+}
+
+/* Rule 1.  Returns false when the newest commits are not frequent. */
+static bool
+classify_frequent(const struct sf_classifier_params *params,
+		  const struct sf_surface_activity *activity,
+		  const struct history *h, struct sf_classification *out)
+{
+	/* The newest three intervals decide whether updates are frequent
+	 * now; a single late frame among them does not. */
+	sf_time_t d[3] = { interval(h, 0), interval(h, 1), interval(h, 2) };
+	sf_time_t lo = d[0] < d[1] ? d[0] : d[1];
+	sf_time_t hi = d[0] < d[1] ? d[1] : d[0];
+	sf_time_t median = d[2] < lo ? lo : d[2] > hi ? hi : d[2];
+	if (median >= params->frequent_interval)
+		return false;
+
+	/* The run goes back while frames keep coming; a dropped frame or
+	 * two (up to twice the frequent interval) does not end it. */
+	uint32_t run = 0;
+	sf_time_t span = 0;
+	double area = 0;
+	while (run + 1 < h->n &&
+	       interval(h, run) <= 2 * params->frequent_interval) {
+		span += interval(h, run);
+		area += h->rec[run]->area;
+		run++;
+	}
+	double surface = (double)activity->width * (double)activity->height;
+	double fraction = surface > 0 ? area / run / surface : 0;
+	double hz = span > 0 ? (double)run * SF_NSEC_PER_SEC / (double)span : 0;
+
+	out->cls = fraction >= params->video_min_fraction ? SF_CLASS_VIDEO :
+							    SF_CLASS_ANIMATING;
+	out->rate_mhz = snap_rate(hz);
+	return true;
+}
+
+/* Rule 2.  Returns the full period, or 0 when the commits do not blink. */
+static sf_time_t
+blink_period(const struct sf_classifier_params *params,
+	     const struct sf_surface_activity *activity,
+	     const struct history *h)
+{
+	const struct sf_commit_record *newest = h->rec[0];
+	uint32_t n = 0;
+
+	while (n < h->n && same_extents(h->rec[n], newest) &&
+	       is_small(params, activity, h->rec[n]))
+		n++;
+	if (n < SF_CLASSIFIER_MIN_COMMITS)
+		return 0;
+
+	/* On and off may differ (xterm: 600 ms on, 300 ms off): the full
+	 * period, two intervals, is what stays regular. */
+	sf_time_t first = interval(h, 0) + interval(h, 1);
+	if (first < params->blink_min_period ||
+	    first > params->blink_max_period)
+		return 0;
+	uint32_t run = 2;		/* pair sums checked so far: 1 */
+	sf_time_t sum = first;
+	uint32_t pairs = 1;
+	while (run + 1 < n) {
+		sf_time_t p = interval(h, run - 1) + interval(h, run);
+		if (!within((double)p, (double)first, params->tolerance))
+			break;
+		sum += p;
+		pairs++;
+		run++;
+	}
+	uint32_t commits = run + 1;
+	if (commits < SF_CLASSIFIER_MIN_COMMITS)
+		return 0;
+
+	if (all_hashed(h, commits)) {
+		if (!alternates(h, commits))
+			return 0;
+	} else {
+		/* Unknown content: a regular single interval at a tick
+		 * cadence is left to the tick rule (see the top). */
+		for (size_t i = 0; i < SF_ARRAY_LENGTH(tick_intervals); i++) {
+			double t = (double)tick_intervals[i];
+			if (within((double)interval(h, 0), t, params->tolerance) &&
+			    within((double)interval(h, 1), t, params->tolerance))
+				return 0;
+		}
+	}
+	return sum / pairs;
+}
+
+/* Rule 3.  Returns the tick interval, or 0. */
+static sf_time_t
+tick_period(const struct sf_classifier_params *params,
+	    const struct sf_surface_activity *activity,
+	    const struct history *h)
+{
+	for (size_t t = 0; t < SF_ARRAY_LENGTH(tick_intervals); t++) {
+		double target = (double)tick_intervals[t];
+		uint32_t run = 0;
+		sf_time_t span = 0;
+		while (run + 1 < h->n &&
+		       is_small(params, activity, h->rec[run]) &&
+		       within((double)interval(h, run), target,
+			      params->tolerance)) {
+			span += interval(h, run);
+			run++;
+		}
+		uint32_t commits = run + 1;
+		if (commits < SF_CLASSIFIER_MIN_COMMITS)
+			continue;
+		if (!is_small(params, activity, h->rec[run]))
+			continue;
+		if (all_hashed(h, commits) && alternates(h, commits))
+			continue;	/* a blink at another period */
+		return span / run;
+	}
+	return 0;
+}
+
+void
+sf_classify(const struct sf_classifier_params *params,
+	    const struct sf_surface_activity *activity,
+	    sf_time_t last_input, sf_time_t now,
+	    struct sf_classification *out)
+{
+	struct history h;
+	sf_time_t period;
+
+	*out = (struct sf_classification){ .cls = SF_CLASS_STATIC };
+	history_init(&h, activity);
+	if (h.n == 0)
+		return;
+
+	const struct sf_commit_record *newest = h.rec[0];
+	bool input = follows_input(params, newest, last_input);
+
+	if (h.n < SF_CLASSIFIER_MIN_COMMITS) {
+		if (input)
+			out->cls = SF_CLASS_INTERACTIVE;
+	} else if (classify_frequent(params, activity, &h, out)) {
+		if (input)
+			*out = (struct sf_classification){
+				.cls = SF_CLASS_INTERACTIVE,
+			};
+	} else if ((period = blink_period(params, activity, &h)) > 0) {
+		out->cls = SF_CLASS_BLINKING;
+		out->period = period;
+	} else if ((period = tick_period(params, activity, &h)) > 0) {
+		out->cls = SF_CLASS_TICKING;
+		out->period = period;
+	} else if (input) {
+		out->cls = SF_CLASS_INTERACTIVE;
+	}
+
+	/* Quiet for longer than the pattern allows: it has stopped. */
+	sf_time_t hold = params->inactive;
+	if (2 * out->period > hold)
+		hold = 2 * out->period;
+	if (now - newest->time > hold)
+		*out = (struct sf_classification){ .cls = SF_CLASS_STATIC };
+}
