@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include "sf-selector.h"
+
+/*
+ * The selector is a pure function of its input, the time and the time of
+ * the last switch: no clock, no allocation, O(modes * votes).
+ *
+ * Every rule and every vote turns into a requirement, "at least this
+ * candidate"; the strongest requirement wins.  Votes with a content rate
+ * then choose the cadence among the candidates at or above it.  Only a
+ * drop waits for the dwell; a raise is never held back.
+ */
+
+/* Exact multiples and 1000/1001 pairs: within 1/1000 (0.1 %). */
+#define EXACT_TOLERANCE 1000
+/* Repeating cadences: within 1/200, wide enough that 23.976 fps on a
+ * 60 Hz panel is still the 3:2 pulldown it looks like. */
+#define PATTERN_TOLERANCE 200
+/* Longer cadences than this many content frames look irregular. */
+#define PATTERN_MAX_PERIOD 10
+/* A measured rate below 1 Hz is sporadic updates, not a cadence. */
+#define SPORADIC_MHZ 1000
+/* The lowest candidate whose weighted score is within this of the best
+ * wins: a small surface's slightly smoother cadence is not worth a
+ * faster mode for the whole output. */
+#define SCORE_MARGIN 0.05
+/* A vote's weight is never taken as less than this, so a vote from a
+ * surface with a zero or garbage area still counts a little. */
+#define MIN_WEIGHT 0.001
+
+/* Which rule asked for the chosen rate.  When two rules ask for the same
+ * rate the more specific one (lower value) names the reason. */
+enum rule {
+	RULE_INPUT = 0,
+	RULE_GAME,
+	RULE_INTERACTIVE,
+	RULE_RANGE,
+	RULE_RATE,
+	RULE_POINTER,
+	RULE_IDLE,
+};
+
+static const char *const rule_reasons[] = {
+	[RULE_INPUT] = "input",
+	[RULE_GAME] = "game",
+	[RULE_INTERACTIVE] = "interactive",
+	[RULE_RANGE] = "content range",
+	[RULE_RATE] = "content rate",
+	[RULE_POINTER] = "pointer",
+	[RULE_IDLE] = "idle",
+};
+
+struct candidates {
+	const struct sf_selector_input *in;
+	enum sf_refresh_switch refresh_switch;
+	int32_t width, height;
+	size_t native;
+};
+
+struct requirement {
+	size_t mode;
+	enum rule rule;
+};
+
+void
+sf_selector_params_init_default(struct sf_selector_params *params)
+{
+	params->active_refresh_mhz = 0;
+	params->idle_min_mhz = 30000;
+	/* mutter keeps the cursor at no less than 30 Hz. */
+	params->pointer_min_mhz = 30000;
+	params->min_dwell = SF_SEC(2);
+	params->refresh_switch = SF_REFRESH_SWITCH_SEAMLESS;
+}
+
+void
+sf_selector_init(struct sf_selector *sel,
+		 const struct sf_selector_params *params)
+{
+	sel->params = *params;
+	sel->last_change = 0;
+	sel->changed_once = false;
+}
+
+void
+sf_selector_notify_switched(struct sf_selector *sel, sf_time_t now)
+{
+	sel->last_change = now;
+	sel->changed_once = true;
+}
+
+/* |a - b| < b / inverse_tolerance, in integers so that a pair 0.0999 %
+ * apart never rounds into an exact match. */
+static bool
+near(uint64_t a, uint64_t b, uint64_t inverse_tolerance)
+{
+	uint64_t diff = a > b ? a - b : b - a;
+
+	return diff * inverse_tolerance < b;
+}
+
+static uint64_t
+nearest_multiple(double ratio)
+{
+	double n = round(ratio);
+
+	return n < 1.0 ? 1 : (uint64_t)n;
+}
+
+/*
+ * The score, for content at c and refresh r (both mHz):
+ *
+ *   1.0           r = n * c within 0.1 %, n >= 1 (every frame shown for
+ *                 the same number of vsyncs);
+ *   0.8           r = n * c * 1001/1000 or n * c * 1000/1001 within 0.1 %
+ *                 (a fractional pair: one repeated frame every ~40 s);
+ *   0.5 * r / c   r < c (frames are dropped; worse the more are);
+ *   0.5 + 0.25/q  q content frames span a whole number of vsyncs, for the
+ *                 smallest q in 2..10 (a short repeating cadence judders
+ *                 evenly: 3:2 pulldown, 24 fps at 60 Hz, gets 0.625);
+ *   0.5           otherwise (an irregular hitch, like 24 fps at 50 Hz).
+ *
+ * So anything at or above the content rate beats anything below it, and
+ * every judder scores below a fractional pair.
+ */
+double
+sf_selector_cadence_score(uint32_t content_mhz, uint32_t refresh_mhz)
+{
+	uint64_t c = content_mhz, r = refresh_mhz;
+
+	if (c == 0 || r == 0)
+		return 0.0;
+
+	uint64_t n = nearest_multiple((double)r / (double)c);
+	if (near(r, n * c, EXACT_TOLERANCE))
+		return 1.0;
+	/* r against n * c * 1001/1000, both sides scaled by 1000. */
+	n = nearest_multiple((double)r * 1000.0 / ((double)c * 1001.0));
+	if (near(r * 1000, n * c * 1001, EXACT_TOLERANCE))
+		return 0.8;
+	/* r against n * c * 1000/1001, both sides scaled by 1001. */
+	n = nearest_multiple((double)r * 1001.0 / ((double)c * 1000.0));
+	if (near(r * 1001, n * c * 1000, EXACT_TOLERANCE))
+		return 0.8;
+
+	if (r < c)
+		return 0.5 * (double)r / (double)c;
+
+	for (uint64_t q = 2; q <= PATTERN_MAX_PERIOD; q++) {
+		uint64_t vsyncs = nearest_multiple((double)(q * r) / (double)c);
+		if (near(q * r, vsyncs * c, PATTERN_TOLERANCE))
+			return 0.5 + 0.25 / (double)q;
+	}
+	return 0.5;
+}
+
+static uint32_t
+refresh_of(const struct candidates *cs, size_t mode)
+{
+	return cs->in->modes[mode].refresh_mhz;
+}
+
+static bool
+same_resolution(const struct candidates *cs, size_t mode)
+{
+	const struct sf_mode *m = &cs->in->modes[mode];
+
+	return m->width == cs->width && m->height == cs->height;
+}
+
+/* SEAMLESS keeps to modes that do not blank the panel, but going back to
+ * the native mode, or staying, is always allowed. */
+static bool
+is_candidate(const struct candidates *cs, size_t mode)
+{
+	if (!same_resolution(cs, mode))
+		return false;
+	if (cs->refresh_switch == SF_REFRESH_SWITCH_ALWAYS)
+		return true;
+	return mode == cs->in->current || mode == cs->native ||
+	       cs->in->modes[mode].seamless;
+}
+
+/* The preferred mode at this resolution (the fastest one if the panel
+ * has several), else the fastest mode at this resolution. */
+static size_t
+find_native(const struct candidates *cs)
+{
+	const struct sf_selector_input *in = cs->in;
+	size_t best = in->current;
+	bool best_preferred = in->modes[best].preferred;
+
+	for (size_t i = 0; i < in->n_modes; i++) {
+		if (!same_resolution(cs, i))
+			continue;
+		bool preferred = in->modes[i].preferred;
+		if (preferred != best_preferred) {
+			if (preferred) {
+				best = i;
+				best_preferred = true;
+			}
+			continue;
+		}
+		if (refresh_of(cs, i) > refresh_of(cs, best))
+			best = i;
+	}
+	return best;
+}
+
+static size_t
+fastest(const struct candidates *cs)
+{
+	size_t best = cs->in->current;
+
+	for (size_t i = 0; i < cs->in->n_modes; i++) {
+		if (!is_candidate(cs, i))
+			continue;
+		if (refresh_of(cs, i) > refresh_of(cs, best))
+			best = i;
+	}
+	return best;
+}
+
+static bool
+slowest_at_least(const struct candidates *cs, uint32_t min_mhz, size_t *out)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < cs->in->n_modes; i++) {
+		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz)
+			continue;
+		if (!found || refresh_of(cs, i) < refresh_of(cs, *out)) {
+			*out = i;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* The lowest candidate at or above `min_mhz`; the fastest if none is. */
+static size_t
+slowest_at_least_or_fastest(const struct candidates *cs, uint32_t min_mhz)
+{
+	size_t mode;
+
+	if (slowest_at_least(cs, min_mhz, &mode))
+		return mode;
+	return fastest(cs);
+}
+
+/* Ties go to the faster mode: input deserves the smoother one. */
+static size_t
+closest(const struct candidates *cs, uint32_t target_mhz)
+{
+	size_t best = cs->in->current;
+	uint32_t best_dist = UINT32_MAX;
+
+	for (size_t i = 0; i < cs->in->n_modes; i++) {
+		if (!is_candidate(cs, i))
+			continue;
+		uint32_t r = refresh_of(cs, i);
+		uint32_t dist = r > target_mhz ? r - target_mhz :
+						 target_mhz - r;
+		if (dist < best_dist ||
+		    (dist == best_dist && r > refresh_of(cs, best))) {
+			best = i;
+			best_dist = dist;
+		}
+	}
+	return best;
+}
+
+/* A range vote: the lowest candidate inside [min, max] (max 0: no upper
+ * bound); if none is inside, the closest one above it; if all are below
+ * it, the fastest. */
+static size_t
+range_mode(const struct candidates *cs, const struct sf_vote *v)
+{
+	uint32_t max_mhz = v->max_mhz ? v->max_mhz : UINT32_MAX;
+	size_t mode;
+
+	if (max_mhz < v->min_mhz)
+		max_mhz = v->min_mhz;
+	if (slowest_at_least(cs, v->min_mhz, &mode) &&
+	    refresh_of(cs, mode) <= max_mhz)
+		return mode;
+	if (max_mhz < UINT32_MAX && slowest_at_least(cs, max_mhz + 1, &mode))
+		return mode;
+	return fastest(cs);
+}
+
+/*
+ * The content rate a vote asks the cadence to fit, or 0.  A measured
+ * (heuristic) rate is a guess: sporadic updates ask for nothing, and a
+ * rate below the idle floor (`*guess` set) counts only at modes that play
+ * it without judder, such as 24 fps at 48 Hz above a 30 Hz floor; at any
+ * other mode it scores a flat 0.5 so that it pulls nowhere and the floor
+ * serves it.  Explicit rates, and measured rates of surfaces that say
+ * they show video, always count in full.
+ */
+static uint32_t
+vote_rate(const struct sf_selector_params *p, const struct sf_vote *v,
+	  bool *guess)
+{
+	*guess = false;
+	if (v->rate_mhz == 0)
+		return 0;
+	if (v->type == SF_VOTE_EXACT_OR_MULTIPLE)
+		return v->rate_mhz;
+	if (v->type != SF_VOTE_HEURISTIC || v->content == SF_CONTENT_GAME)
+		return 0;
+	if (v->content == SF_CONTENT_VIDEO)
+		return v->rate_mhz;
+	if (v->rate_mhz < SPORADIC_MHZ)
+		return 0;
+	*guess = v->rate_mhz < p->idle_min_mhz;
+	return v->rate_mhz;
+}
+
+static double
+vote_weight(const struct sf_vote *v)
+{
+	if (!(v->weight > MIN_WEIGHT))
+		return MIN_WEIGHT;
+	return v->weight > 1.0 ? 1.0 : v->weight;
+}
+
+static void
+require(const struct candidates *cs, struct requirement *req, size_t mode,
+	enum rule rule)
+{
+	uint32_t have = refresh_of(cs, req->mode), want = refresh_of(cs, mode);
+
+	if (want > have || (want == have && rule < req->rule)) {
+		req->mode = mode;
+		req->rule = rule;
+	}
+}
+
+static double
+weighted_score(const struct candidates *cs,
+	       const struct sf_selector_params *p, size_t mode)
+{
+	const struct sf_selector_input *in = cs->in;
+	double sum = 0.0, weights = 0.0;
+
+	for (size_t j = 0; j < in->n_votes; j++) {
+		bool guess;
+		uint32_t rate = vote_rate(p, &in->votes[j], &guess);
+		if (rate == 0)
+			continue;
+		double w = vote_weight(&in->votes[j]);
+		double score = sf_selector_cadence_score(rate,
+							 refresh_of(cs, mode));
+		if (guess && score < 0.8)
+			score = 0.5;
+		sum += w * score;
+		weights += w;
+	}
+	return weights > 0.0 ? sum / weights : 0.0;
+}
+
+/* The candidate at or above `min_mhz` whose cadence, weighted over the
+ * rate votes, is best: the lowest one within SCORE_MARGIN of the best. */
+static size_t
+cadence_mode(const struct candidates *cs, const struct sf_selector_params *p,
+	     uint32_t min_mhz, size_t fallback)
+{
+	const struct sf_selector_input *in = cs->in;
+	double best = -1.0;
+
+	for (size_t i = 0; i < in->n_modes; i++) {
+		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz)
+			continue;
+		double score = weighted_score(cs, p, i);
+		if (score > best)
+			best = score;
+	}
+
+	size_t mode = fallback;
+	bool found = false;
+	for (size_t i = 0; i < in->n_modes; i++) {
+		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz)
+			continue;
+		if (weighted_score(cs, p, i) < best - SCORE_MARGIN)
+			continue;
+		if (!found || refresh_of(cs, i) < refresh_of(cs, mode)) {
+			mode = i;
+			found = true;
+		}
+	}
+	return mode;
+}
+
+static void
+set_out(struct sf_selection *out, size_t mode, const char *reason,
+	sf_time_t retry_at)
+{
+	out->mode = mode;
+	out->reason = reason;
+	out->retry_at = retry_at;
+}
+
+void
+sf_selector_choose(struct sf_selector *sel,
+		   const struct sf_selector_input *in, sf_time_t now,
+		   struct sf_selection *out)
+{
+	const struct sf_selector_params *p = &sel->params;
+
+	if (in->n_modes == 0 || in->current >= in->n_modes) {
+		set_out(out, in->current, "no candidate", SF_TIME_NEVER);
+		return;
+	}
+	if (p->refresh_switch == SF_REFRESH_SWITCH_NEVER) {
+		set_out(out, in->current, "refresh switching disabled",
+			SF_TIME_NEVER);
+		return;
+	}
+
+	struct candidates cs = {
+		.in = in,
+		.refresh_switch = p->refresh_switch,
+		.width = in->modes[in->current].width,
+		.height = in->modes[in->current].height,
+	};
+	cs.native = find_native(&cs);
+
+	/* The idle floor is the weakest rule; everything else may only
+	 * raise the requirement above it. */
+	struct requirement req = {
+		.mode = slowest_at_least_or_fastest(&cs, p->idle_min_mhz),
+		.rule = RULE_IDLE,
+	};
+	bool opinion = false;
+
+	if (in->pointer_moving)
+		require(&cs, &req,
+			slowest_at_least_or_fastest(&cs, p->pointer_min_mhz),
+			RULE_POINTER);
+	if (in->state == SF_STATE_ACTIVE) {
+		size_t active = p->active_refresh_mhz ?
+			closest(&cs, p->active_refresh_mhz) : cs.native;
+		require(&cs, &req, active, RULE_INPUT);
+	}
+
+	bool any_rate = false;
+	for (size_t j = 0; j < in->n_votes; j++) {
+		const struct sf_vote *v = &in->votes[j];
+		bool game = v->content == SF_CONTENT_GAME &&
+			    (v->type == SF_VOTE_MIN || v->type == SF_VOTE_MAX ||
+			     v->type == SF_VOTE_HEURISTIC);
+
+		if (game) {
+			require(&cs, &req, cs.native, RULE_GAME);
+			opinion = true;
+			continue;
+		}
+		switch (v->type) {
+		case SF_VOTE_NONE:
+		case SF_VOTE_MIN:
+			break;
+		case SF_VOTE_MAX:
+			require(&cs, &req, cs.native, RULE_INTERACTIVE);
+			opinion = true;
+			break;
+		case SF_VOTE_RANGE:
+			require(&cs, &req, range_mode(&cs, v), RULE_RANGE);
+			opinion = true;
+			break;
+		case SF_VOTE_HEURISTIC:
+		case SF_VOTE_EXACT_OR_MULTIPLE: {
+			bool guess;
+			uint32_t rate = vote_rate(p, v, &guess);
+			size_t mode;
+			/* Even a sporadic rate had its say: the floor. */
+			if (v->rate_mhz)
+				opinion = true;
+			if (rate == 0)
+				break;
+			any_rate = true;
+			/* Never below the content rate if a mode can keep
+			 * up with it. */
+			if (!guess && slowest_at_least(&cs, rate, &mode))
+				require(&cs, &req, mode, RULE_RATE);
+			break;
+		}
+		}
+	}
+
+	size_t chosen = req.mode;
+	const char *reason = rule_reasons[req.rule];
+	if (req.rule == RULE_IDLE && opinion)
+		reason = "idle floor";
+	if (any_rate) {
+		uint32_t floor_mhz = refresh_of(&cs, req.mode);
+		size_t mode = cadence_mode(&cs, p, floor_mhz, req.mode);
+		if (refresh_of(&cs, mode) > floor_mhz) {
+			chosen = mode;
+			reason = rule_reasons[RULE_RATE];
+		}
+	}
+
+	/* Of two modes at the same rate, staying costs nothing. */
+	uint32_t current_mhz = refresh_of(&cs, in->current);
+	if (refresh_of(&cs, chosen) == current_mhz)
+		chosen = in->current;
+	if (refresh_of(&cs, chosen) < current_mhz && sel->changed_once &&
+	    p->min_dwell > 0 && now - sel->last_change < p->min_dwell) {
+		sf_time_t retry_at = SF_TIME_NEVER;
+		if (sel->last_change <= SF_TIME_NEVER - p->min_dwell)
+			retry_at = sel->last_change + p->min_dwell;
+		set_out(out, in->current, "dwell", retry_at);
+		return;
+	}
+	set_out(out, chosen, reason, SF_TIME_NEVER);
+}

@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: MIT */
+#include "sf-selector.h"
+#include "sf-test.h"
+
+#define ACTIVE SF_STATE_ACTIVE
+#define LOW SF_STATE_LOW_REFRESH
+#define DIM SF_STATE_DIM
+#define STANDBY SF_STATE_DPMS_STANDBY
+#define OFF SF_STATE_DPMS_OFF
+#define SEAMLESS SF_REFRESH_SWITCH_SEAMLESS
+#define ALWAYS SF_REFRESH_SWITCH_ALWAYS
+#define NEVER SF_REFRESH_SWITCH_NEVER
+
+/* Modes: the native one is preferred and, like a real panel's, not
+ * seamless; the lower ones are. */
+#define FHD(mhz) { 1920, 1080, (mhz), true, false }
+#define FHD_NATIVE(mhz) { 1920, 1080, (mhz), false, true }
+#define FHD_SEAMED(mhz) { 1920, 1080, (mhz), false, false }
+#define HD(mhz) { 1280, 720, (mhz), true, false }
+
+/* Votes. */
+#define EXACT(mhz, w) { SF_VOTE_EXACT_OR_MULTIPLE, (mhz), 0, 0, \
+			SF_CONTENT_NONE, (w) }
+#define VIDEO(mhz) { SF_VOTE_EXACT_OR_MULTIPLE, (mhz), 0, 0, \
+		     SF_CONTENT_VIDEO, 1.0 }
+#define MEASURED(mhz) { SF_VOTE_HEURISTIC, (mhz), 0, 0, \
+			SF_CONTENT_NONE, 1.0 }
+#define RANGE(lo, hi) { SF_VOTE_RANGE, 0, (lo), (hi), SF_CONTENT_NONE, 1.0 }
+#define SIMPLE(type) { (type), 0, 0, 0, SF_CONTENT_NONE, 1.0 }
+
+#define MAX_MODES 6
+#define MAX_VOTES 3
+
+static const sf_time_t t0 = SF_SEC(100);
+
+struct choose_case {
+	const char *name;
+	struct sf_mode modes[MAX_MODES];	/* ends at refresh 0 */
+	size_t current;
+	struct sf_vote votes[MAX_VOTES];
+	size_t n_votes;
+	enum sf_idle_state state;
+	bool pointer_moving;
+	/* Overrides of the defaults; 0 keeps the default. */
+	uint32_t idle_min_mhz, pointer_min_mhz, active_mhz;
+	enum sf_refresh_switch refresh_switch;
+	size_t expect;
+	const char *reason;
+};
+
+static size_t
+count_modes(const struct sf_mode *modes)
+{
+	size_t n = 0;
+
+	while (n < MAX_MODES && modes[n].refresh_mhz)
+		n++;
+	return n;
+}
+
+static void
+case_params(const struct choose_case *c, struct sf_selector_params *p)
+{
+	sf_selector_params_init_default(p);
+	if (c->idle_min_mhz)
+		p->idle_min_mhz = c->idle_min_mhz;
+	if (c->pointer_min_mhz)
+		p->pointer_min_mhz = c->pointer_min_mhz;
+	if (c->active_mhz)
+		p->active_refresh_mhz = c->active_mhz;
+	p->refresh_switch = c->refresh_switch;
+}
+
+static void
+case_input(const struct choose_case *c, struct sf_selector_input *in)
+{
+	*in = (struct sf_selector_input){
+		.modes = c->modes,
+		.n_modes = count_modes(c->modes),
+		.current = c->current,
+		.votes = c->votes,
+		.n_votes = c->n_votes,
+		.state = c->state,
+		.pointer_moving = c->pointer_moving,
+	};
+}
+
+static void
+expect_selection(bool *sf_test_failed_, const struct sf_selection *got,
+		 size_t mode, const char *reason, sf_time_t retry_at)
+{
+	sf_assert_int_eq(got->mode, mode);
+	sf_assert_str_eq(got->reason, reason);
+	sf_assert_int_eq(got->retry_at, retry_at);
+}
+
+#define EXPECT(got_, mode_, reason_, retry_)				\
+	do {								\
+		expect_selection(sf_test_failed_, got_, mode_, reason_,	\
+				 retry_);				\
+		if (*sf_test_failed_)					\
+			return;						\
+	} while (0)
+
+SF_TEST(defaults)
+{
+	struct sf_selector_params p;
+	struct sf_selector sel;
+
+	sf_selector_params_init_default(&p);
+	sf_assert_int_eq(p.active_refresh_mhz, 0);
+	sf_assert_int_eq(p.idle_min_mhz, 30000);
+	sf_assert_int_eq(p.pointer_min_mhz, 30000);
+	sf_assert_int_eq(p.min_dwell, SF_SEC(2));
+	sf_assert_int_eq(p.refresh_switch, SEAMLESS);
+
+	p.idle_min_mhz = 12345;
+	sf_selector_init(&sel, &p);
+	sf_assert_int_eq(sel.params.idle_min_mhz, 12345);
+	sf_assert(!sel.changed_once);
+	sf_selector_notify_switched(&sel, t0);
+	sf_assert(sel.changed_once);
+	sf_assert_int_eq(sel.last_change, t0);
+}
+
+SF_TEST(cadence_score_table)
+{
+	static const struct {
+		uint32_t content, refresh;
+		double expect;
+	} cases[] = {
+		{ 24000, 48000, 1.0 },
+		{ 24000, 72000, 1.0 },
+		{ 24000, 120000, 1.0 },
+		{ 23976, 47952, 1.0 },
+		{ 25000, 50000, 1.0 },
+		{ 30000, 60000, 1.0 },
+		{ 60000, 60000, 1.0 },
+		{ 60000, 59951, 1.0 },	/* a real panel's "60 Hz" */
+		{ 23976, 48000, 0.8 },	/* fractional pairs */
+		{ 24000, 47952, 0.8 },
+		{ 59940, 60000, 0.8 },
+		{ 24000, 60000, 0.625 },	/* 3:2 pulldown */
+		{ 23976, 60000, 0.625 },
+		{ 24000, 40000, 0.5 + 0.25 / 3 },
+		{ 24000, 30000, 0.5 + 0.25 / 4 },
+		{ 24000, 50000, 0.5 },	/* one hitch every half second */
+		{ 60000, 30000, 0.25 },	/* below the content rate */
+		{ 48000, 24000, 0.25 },
+		{ 0, 60000, 0.0 },
+		{ 24000, 0, 0.0 },
+		{ 0, 0, 0.0 },
+	};
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
+		double got = sf_selector_cadence_score(cases[i].content,
+						       cases[i].refresh);
+		if (fabs(got - cases[i].expect) > 1e-9)
+			printf("# %" PRIu32 " mHz at %" PRIu32 " mHz\n",
+			       cases[i].content, cases[i].refresh);
+		sf_assert_double_near(got, cases[i].expect, 1e-9);
+	}
+}
+
+SF_TEST(cadence_score_orders_judder)
+{
+	double pulldown = sf_selector_cadence_score(24000, 60000);
+	double hitch = sf_selector_cadence_score(24000, 50000);
+
+	sf_assert(pulldown < 0.8);
+	sf_assert(pulldown > hitch);
+
+	/* Whatever the cadence, keeping up beats dropping frames. */
+	static const uint32_t contents[] = { 23976, 24000, 25000, 29970,
+					     30000, 50000, 60000 };
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(contents); i++) {
+		uint32_t c = contents[i];
+		for (uint32_t r = 20000; r <= 240000; r += 1000) {
+			double s = sf_selector_cadence_score(c, r);
+			sf_assert(s >= 0.0 && s <= 1.0);
+			if (r < c)
+				sf_assert(s < 0.5);
+			else
+				sf_assert(s >= 0.5);
+		}
+	}
+}
+
+static const struct choose_case choose_cases[] = {
+	/* Content rates. */
+	{ "24 fps video plays at 48 Hz",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "measured 24 fps of a video surface",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { { SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  LOW, false, 0, 0, 0, SEAMLESS, 1, "content rate" },
+	{ "measured 24 fps below the floor still finds 48 Hz",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { MEASURED(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "measured 24 fps with only 60 and 30 Hz leaves it to the floor",
+	  { FHD_NATIVE(60000), FHD(30000) }, 0,
+	  { MEASURED(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "idle floor" },
+	{ "measured 24 fps of a video surface with only 60 and 30 Hz",
+	  { FHD_NATIVE(60000), FHD(30000) }, 1,
+	  { { SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  LOW, false, 0, 0, 0, SEAMLESS, 0, "content rate" },
+	{ "24 fps with only 60 and 30 Hz keeps 60",
+	  { FHD_NATIVE(60000), FHD(30000) }, 1,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "content rate" },
+	{ "24 fps takes the lowest exact multiple",
+	  { FHD_NATIVE(60000), FHD(72000), FHD(120000) }, 0,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "23.976 fps takes 47.952 over 48",
+	  { FHD_NATIVE(60000), FHD(47952), FHD(48000) }, 0,
+	  { VIDEO(23976) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "23.976 fps takes its fractional pair 48",
+	  { FHD_NATIVE(60000), FHD(48000) }, 0,
+	  { VIDEO(23976) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "25 fps plays at 50 Hz",
+	  { FHD_NATIVE(60000), FHD(50000), FHD(48000) }, 0,
+	  { VIDEO(25000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "30 fps plays at 30 Hz",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { VIDEO(30000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  3, "content rate" },
+	{ "measured 60 fps keeps 60 Hz",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { MEASURED(60000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "content rate" },
+	{ "a vote with no area still counts",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { EXACT(24000, 0.0) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "an explicit rate from a game is honoured",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { { SF_VOTE_EXACT_OR_MULTIPLE, 24000, 0, 0, SF_CONTENT_GAME,
+	      1.0 } }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+
+	/* Weighting: the big surface decides the cadence. */
+	{ "full-screen 30 fps beats a 5% 24 fps thumbnail",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { EXACT(30000, 1.0), EXACT(24000, 0.05) }, 2, LOW, false,
+	  0, 0, 0, SEAMLESS, 3, "content rate" },
+	{ "full-screen 24 fps beats a 5% 30 fps thumbnail",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { EXACT(24000, 1.0), EXACT(30000, 0.05) }, 2, LOW, false,
+	  0, 0, 0, SEAMLESS, 1, "content rate" },
+	{ "two big surfaces at 24 and 30 fps meet at 120 Hz",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(120000) }, 0,
+	  { EXACT(24000, 1.0), EXACT(30000, 1.0) }, 2, LOW, false,
+	  0, 0, 0, SEAMLESS, 3, "content rate" },
+	{ "a small 60 fps surface is never played slower",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
+	  { EXACT(30000, 1.0),
+	    { SF_VOTE_HEURISTIC, 60000, 0, 0, SF_CONTENT_NONE, 0.05 } }, 2,
+	  LOW, false,
+	  0, 0, 0, SEAMLESS, 0, "content rate" },
+
+	/* Ranges: the lowest mode inside, else the closest above. */
+	{ "range [40, 50] takes its lowest mode",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { RANGE(40000, 50000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  2, "content range" },
+	{ "range [42, 45] with no mode inside takes the next above",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { RANGE(42000, 45000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content range" },
+	{ "range [90, 120] above every mode takes the fastest",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
+	  { RANGE(90000, 120000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "content range" },
+	{ "range with only a minimum",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { RANGE(45000, 0) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content range" },
+	{ "range below the floor gets the floor",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000),
+	    FHD(24000) }, 0,
+	  { RANGE(20000, 26000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  3, "idle floor" },
+
+	/* Idle and its floor. */
+	{ "idle with no votes takes the lowest mode above the floor",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000),
+	    FHD(24000) }, 0,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, SEAMLESS, 3, "idle" },
+	{ "static and silent surfaces ask for nothing",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000),
+	    FHD(24000) }, 0,
+	  { SIMPLE(SF_VOTE_MIN), SIMPLE(SF_VOTE_NONE) }, 2, LOW, false,
+	  0, 0, 0, SEAMLESS, 3, "idle" },
+	{ "a lower floor lets 24 Hz in",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000),
+	    FHD(24000) }, 0,
+	  { { 0 } }, 0, LOW, false, 20000, 0, 0, SEAMLESS, 4, "idle" },
+	{ "a floor above every lower mode keeps the native one",
+	  { FHD_NATIVE(60000), FHD(48000) }, 0,
+	  { { 0 } }, 0, LOW, false, 70000, 0, 0, SEAMLESS, 0, "idle" },
+	{ "dim behaves like low refresh",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { { 0 } }, 0, DIM, false, 0, 0, 0, SEAMLESS, 3, "idle" },
+	{ "standby behaves like low refresh",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { { 0 } }, 0, STANDBY, false, 0, 0, 0, SEAMLESS, 3, "idle" },
+	{ "off behaves like low refresh",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { { 0 } }, 0, OFF, false, 0, 0, 0, SEAMLESS, 3, "idle" },
+	{ "sporadic updates do not raise the rate",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { MEASURED(200) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  3, "idle floor" },
+	{ "a measured rate below the floor with judder everywhere",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(24000) }, 0,
+	  { MEASURED(13000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  2, "idle floor" },
+	{ "a measured rate below the floor does not chase judder",
+	  { FHD_NATIVE(60000), FHD(35000), FHD(30000) }, 0,
+	  { MEASURED(14000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  2, "idle floor" },
+	{ "sporadic updates do not chase an exact multiple",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(42000), FHD(30000) }, 0,
+	  { MEASURED(700) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  3, "idle floor" },
+	{ "a measured rate below the floor that the floor plays",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(24000) }, 0,
+	  { MEASURED(10000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  2, "idle floor" },
+
+	/* Pointer, input and interactive content. */
+	{ "a moving pointer over static content",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { SIMPLE(SF_VOTE_MIN) }, 1, LOW, true, 0, 48000, 0, SEAMLESS,
+	  1, "pointer" },
+	{ "a moving pointer at the default floor",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { { 0 } }, 0, LOW, true, 0, 0, 0, SEAMLESS, 3, "pointer" },
+	{ "a pointer floor below the content rate",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
+	  { VIDEO(24000) }, 1, LOW, true, 0, 40000, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "input takes the native mode",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
+	  { SIMPLE(SF_VOTE_MIN) }, 1, ACTIVE, false, 0, 0, 0, SEAMLESS,
+	  0, "input" },
+	{ "input takes the mode closest to the active rate",
+	  { FHD_NATIVE(120000), FHD(60000), FHD(48000) }, 2,
+	  { { 0 } }, 0, ACTIVE, false, 0, 0, 59000, SEAMLESS,
+	  1, "input" },
+	{ "between two modes as close to the active rate, the faster",
+	  { FHD_NATIVE(120000), FHD(60000), FHD(48000) }, 2,
+	  { { 0 } }, 0, ACTIVE, false, 0, 0, 54000, SEAMLESS,
+	  1, "input" },
+	{ "input does not pull a 24 fps video off 72 Hz",
+	  { FHD_NATIVE(60000), FHD(72000), FHD(120000) }, 1,
+	  { VIDEO(24000) }, 1, ACTIVE, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "an interactive surface while idle takes the native mode",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
+	  { SIMPLE(SF_VOTE_MAX) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "interactive" },
+	{ "a game takes the native mode",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
+	  { { SF_VOTE_HEURISTIC, 30000, 0, 0, SF_CONTENT_GAME, 1.0 } }, 1,
+	  LOW, false, 0, 0, 0, SEAMLESS, 0, "game" },
+	{ "native is the preferred mode, not the fastest",
+	  { FHD(120000), FHD_NATIVE(60000), FHD(30000) }, 2,
+	  { SIMPLE(SF_VOTE_MAX) }, 1, LOW, false, 0, 0, 0, ALWAYS,
+	  1, "interactive" },
+
+	/* What may be switched to. */
+	{ "seamless keeps an idle drop off a seamed mode",
+	  { FHD_NATIVE(60000), FHD_SEAMED(30000), FHD(48000) }, 0,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, SEAMLESS, 2, "idle" },
+	{ "always drops to the seamed mode",
+	  { FHD_NATIVE(60000), FHD_SEAMED(30000), FHD(48000) }, 0,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, ALWAYS, 1, "idle" },
+	{ "seamless keeps video off a seamed 48 Hz",
+	  { FHD_NATIVE(60000), FHD_SEAMED(48000), FHD(30000) }, 2,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "content rate" },
+	{ "always lets video use a seamed 48 Hz",
+	  { FHD_NATIVE(60000), FHD_SEAMED(48000), FHD(30000) }, 2,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, ALWAYS,
+	  1, "content rate" },
+	{ "seamless may stay on a seamed current mode",
+	  { FHD_NATIVE(60000), FHD_SEAMED(48000), FHD(30000) }, 1,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  1, "content rate" },
+	{ "of two equal modes the seamless one",
+	  { FHD_NATIVE(60000), FHD_SEAMED(30000), FHD(30000) }, 0,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, SEAMLESS, 2, "idle" },
+	{ "of two equal modes the current one",
+	  { FHD_NATIVE(60000), FHD(30000), FHD(30000) }, 2,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, ALWAYS, 2, "idle" },
+	{ "never switching stays when idle",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000) }, 0,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, NEVER,
+	  0, "refresh switching disabled" },
+	{ "never switching stays on input",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000) }, 2,
+	  { SIMPLE(SF_VOTE_MAX) }, 1, ACTIVE, false, 0, 0, 0, NEVER,
+	  2, "refresh switching disabled" },
+
+	/* Only the current resolution. */
+	{ "idle never leaves the resolution",
+	  { FHD_NATIVE(60000), HD(30000), FHD(48000), HD(60000) }, 0,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, ALWAYS, 2, "idle" },
+	{ "input returns to the native mode of the resolution",
+	  { FHD_NATIVE(60000), HD(30000), FHD(48000), HD(60000) }, 2,
+	  { { 0 } }, 0, ACTIVE, false, 0, 0, 0, ALWAYS, 0, "input" },
+	{ "without a preferred mode the fastest is native",
+	  { { 1280, 720, 60000, false, true }, FHD(48000), FHD(50000),
+	    FHD(30000) }, 3,
+	  { { 0 } }, 0, ACTIVE, false, 0, 0, 0, SEAMLESS, 2, "input" },
+	{ "a lower resolution drops among its own modes",
+	  { FHD_NATIVE(60000), HD(30000), FHD(48000), HD(60000) }, 3,
+	  { { 0 } }, 0, LOW, false, 0, 0, 0, SEAMLESS, 1, "idle" },
+	{ "a lower resolution never takes another's native mode",
+	  { FHD_NATIVE(60000), HD(30000), FHD(48000), HD(50000) }, 1,
+	  { { 0 } }, 0, ACTIVE, false, 0, 0, 0, SEAMLESS, 3, "input" },
+};
+
+SF_TEST(choose_table)
+{
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(choose_cases); i++) {
+		const struct choose_case *c = &choose_cases[i];
+		struct sf_selector_params p;
+		struct sf_selector sel;
+		struct sf_selector_input in;
+		struct sf_selection out;
+
+		case_params(c, &p);
+		case_input(c, &in);
+		sf_selector_init(&sel, &p);
+		sf_selector_choose(&sel, &in, t0, &out);
+		expect_selection(sf_test_failed_, &out, c->expect, c->reason,
+				 SF_TIME_NEVER);
+		if (*sf_test_failed_) {
+			printf("# case: %s\n", c->name);
+			return;
+		}
+	}
+}
+
+SF_TEST(choose_with_no_valid_mode)
+{
+	static const struct sf_mode modes[] = { FHD_NATIVE(60000) };
+	struct sf_selector_params p;
+	struct sf_selector sel;
+	struct sf_selection out;
+
+	sf_selector_params_init_default(&p);
+	sf_selector_init(&sel, &p);
+	struct sf_selector_input in = { .modes = modes, .n_modes = 0 };
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "no candidate", SF_TIME_NEVER);
+	in.n_modes = 1;
+	in.current = 1;
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "no candidate", SF_TIME_NEVER);
+}
+
+static const struct sf_mode dwell_modes[] = {
+	FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000),
+};
+static const struct sf_vote video24[] = { VIDEO(24000) };
+
+static void
+dwell_setup(struct sf_selector *sel, struct sf_selector_input *in,
+	    size_t current)
+{
+	struct sf_selector_params p;
+
+	sf_selector_params_init_default(&p);
+	sf_selector_init(sel, &p);
+	*in = (struct sf_selector_input){
+		.modes = dwell_modes,
+		.n_modes = SF_ARRAY_LENGTH(dwell_modes),
+		.current = current,
+		.state = LOW,
+	};
+}
+
+SF_TEST(dwell_holds_a_drop_until_it_has_passed)
+{
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	dwell_setup(&sel, &in, 0);
+	sf_selector_notify_switched(&sel, t0);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(1), &out);
+	EXPECT(&out, 0, "dwell", t0 + SF_SEC(2));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(2) - 1, &out);
+	EXPECT(&out, 0, "dwell", t0 + SF_SEC(2));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(2), &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+
+	/* A partial drop, 48 -> 30 Hz, waits just the same. */
+	in.current = 1;
+	sf_selector_notify_switched(&sel, t0 + SF_SEC(5));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(6), &out);
+	EXPECT(&out, 1, "dwell", t0 + SF_SEC(7));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(7), &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+}
+
+SF_TEST(dwell_never_delays_a_raise)
+{
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	dwell_setup(&sel, &in, 3);
+	sf_selector_notify_switched(&sel, t0);
+
+	in.state = ACTIVE;
+	sf_selector_choose(&sel, &in, t0 + SF_MSEC(1), &out);
+	EXPECT(&out, 0, "input", SF_TIME_NEVER);
+
+	in.state = LOW;
+	in.votes = video24;
+	in.n_votes = 1;
+	sf_selector_choose(&sel, &in, t0 + SF_MSEC(1), &out);
+	EXPECT(&out, 1, "content rate", SF_TIME_NEVER);
+
+	in.votes = NULL;
+	in.n_votes = 0;
+	in.pointer_moving = true;
+	sel.params.pointer_min_mhz = 40000;
+	sf_selector_choose(&sel, &in, t0 + SF_MSEC(1), &out);
+	EXPECT(&out, 2, "pointer", SF_TIME_NEVER);
+
+	/* Staying put is not held either. */
+	in.pointer_moving = false;
+	sf_selector_choose(&sel, &in, t0 + SF_MSEC(1), &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+}
+
+SF_TEST(dwell_holds_a_drop_to_the_input_rate)
+{
+	static const struct sf_mode modes[] = {
+		FHD_NATIVE(60000), FHD(120000),
+	};
+	static const struct sf_vote game[] = {
+		{ SF_VOTE_MAX, 0, 0, 0, SF_CONTENT_GAME, 1.0 },
+	};
+	struct sf_selector_params p;
+	struct sf_selector sel;
+	struct sf_selection out;
+
+	sf_selector_params_init_default(&p);
+	sf_selector_init(&sel, &p);
+	/* A range vote took the panel to 120 Hz and has gone; input and a
+	 * game now ask for the native 60 Hz, which is a drop. */
+	struct sf_selector_input in = {
+		.modes = modes,
+		.n_modes = SF_ARRAY_LENGTH(modes),
+		.current = 1,
+		.votes = game,
+		.n_votes = 1,
+		.state = ACTIVE,
+	};
+	sf_selector_notify_switched(&sel, t0);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(1), &out);
+	EXPECT(&out, 1, "dwell", t0 + SF_SEC(2));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(3), &out);
+	EXPECT(&out, 0, "input", SF_TIME_NEVER);
+}
+
+SF_TEST(no_dwell_before_the_first_switch)
+{
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	dwell_setup(&sel, &in, 0);
+	sf_selector_choose(&sel, &in, 0, &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+	sf_selector_choose(&sel, &in, SF_MSEC(1), &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+}
+
+SF_TEST(zero_dwell_drops_at_once)
+{
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	dwell_setup(&sel, &in, 0);
+	sel.params.min_dwell = 0;
+	sf_selector_notify_switched(&sel, t0);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+}
+
+SF_TEST(dwell_retry_does_not_overflow)
+{
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	dwell_setup(&sel, &in, 0);
+	sel.params.min_dwell = SF_TIME_NEVER;
+	sf_selector_notify_switched(&sel, t0);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(3600), &out);
+	EXPECT(&out, 0, "dwell", SF_TIME_NEVER);
+}
+
+SF_TEST(choosing_does_not_assume_the_switch)
+{
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	dwell_setup(&sel, &in, 0);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+	sf_assert(!sel.changed_once);
+	/* The switch did not happen: asking again gives the same answer. */
+	sf_selector_choose(&sel, &in, t0 + 1, &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+}
+
+SF_TEST_MAIN()
