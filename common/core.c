@@ -140,10 +140,13 @@ update_energy(struct sf_core *core, sf_time_t now)
 		actual += sf_energy_output_power(p, &cur);
 		baseline += sf_energy_output_power(p, &base);
 	}
-	if (core->reclock == SF_RECLOCK_LOW && core->n_outputs > 0)
-		actual -= p->reclock_w;
-	if (actual < 0)
-		actual = 0;
+	/* Normal clocks cost reclock_w more than low ones, busy or not;
+	 * doing nothing always pays it. */
+	if (core->n_outputs > 0) {
+		baseline += p->reclock_w;
+		if (core->reclock != SF_RECLOCK_LOW)
+			actual += p->reclock_w;
+	}
 	sf_energy_account_set_steady(&core->energy, now, actual, baseline);
 }
 
@@ -994,6 +997,12 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 		reselect(o, now);
 	}
 	o->stats.commits++;
+	if (o->gov.state >= SF_STATE_DPMS_STANDBY && kind != SF_COMMIT_EMPTY &&
+	    s->visible_fraction > 0 && core->config.enable) {
+		/* Blanked: nothing is painted, but doing nothing would
+		 * have painted this. */
+		sf_energy_account_baseline_repaint(&core->energy, now);
+	}
 	if (s->visible_fraction <= 0 && kind != SF_COMMIT_CHANGED)
 		return kind;
 	if (sf_repaint_gate_add_commit(&o->gate, &core->suppress, s->cls.cls,

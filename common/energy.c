@@ -18,7 +18,8 @@ sf_energy_params_init_default(struct sf_energy_params *params)
 {
 	params->gpu_active_w = 15.0;
 	params->wake_hold = SF_MSEC(67);
-	params->link_w_per_hz = 0.5 / 30.0;
+	/* 0.5 W saved from 60 to 30 Hz, rounded as the man page shows it. */
+	params->link_w_per_hz = 0.0167;
 	params->reclock_w = 10.0;
 	params->backlight_w = 2.5;
 	params->panel_w = 1.0;

@@ -202,7 +202,7 @@ parse_output(struct cursor *c, struct sf_trace_event *ev)
 		return false;
 	while (!at_end(c)) {
 		char buf[48];
-		bool current;
+		bool current = false;
 
 		if (ev->u.output.n_modes >= SF_TRACE_MAX_MODES)
 			return fail(c, "more than %d modes",

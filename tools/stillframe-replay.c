@@ -57,12 +57,17 @@ print_header(void)
 static void
 print_report(const struct sf_replay_report *r)
 {
-	printf("%8.0fs  %-8s %-11s %7.2fHz %5llu %5llu %-7s %4d %-6s %8.2f %8.2f\n",
+	char backlight[8] = "-";
+
+	/* A blanked panel has no backlight, whatever level is set. */
+	if (r->dpms == SF_DPMS_ON)
+		snprintf(backlight, sizeof(backlight), "%d", r->backlight);
+	printf("%8.0fs  %-8s %-11s %7.2fHz %5llu %5llu %-7s %4s %-6s %8.2f %8.2f\n",
 	       (double)r->time / SF_NSEC_PER_SEC, r->output,
 	       sf_idle_state_name(r->state), r->refresh_mhz / 1000.0,
 	       (unsigned long long)r->repaints,
 	       (unsigned long long)r->suppressed, dpms_names[r->dpms],
-	       r->backlight, r->reclock == SF_RECLOCK_LOW ? "low" : "normal",
+	       backlight, r->reclock == SF_RECLOCK_LOW ? "low" : "normal",
 	       r->actual_w, r->baseline_w);
 }
 
