@@ -56,6 +56,9 @@ struct sf_output {
 
 	unsigned inhibit_count;
 	bool pointer_moving;
+	/* A surface's vote changed: reselect at the next repaint or
+	 * dispatch, once, however many surfaces changed in between. */
+	bool votes_dirty;
 	enum sf_dpms_level dpms;
 	int32_t backlight;		/* percent we asked for */
 
@@ -306,6 +309,7 @@ reselect(struct sf_output *o, sf_time_t now)
 	size_t n = 0;
 	bool busy = false;
 
+	o->votes_dirty = false;
 	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link) {
 		if (s->visible_fraction <= 0 || n >= o->n_votes_cap)
 			continue;
@@ -508,7 +512,7 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 				 s->id, s->label, sf_class_name(old.cls),
 				 sf_class_name(s->cls.cls));
 			if (s->output)
-				reselect(s->output, now);
+				s->output->votes_dirty = true;
 		}
 		if (s->cls.cls != SF_CLASS_STATIC) {
 			const struct sf_commit_record *r =
@@ -537,7 +541,7 @@ sf_core_dispatch(struct sf_core *core, sf_time_t now)
 			    POINTER_MOVING_WINDOW) {
 			o->pointer_moving = false;
 			reselect(o, now);
-		} else if (o->selector_retry <= now) {
+		} else if (o->selector_retry <= now || o->votes_dirty) {
 			reselect(o, now);
 		}
 		if (o->gate.deferred && o->gate.deadline <= now)
@@ -552,6 +556,8 @@ sf_core_next_deadline(const struct sf_core *core)
 	sf_time_t next = core->surface_expiry;
 
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		if (o->votes_dirty)
+			return 0;	/* a vote changed: dispatch at once */
 		sf_time_t t = sf_governor_next_deadline(&o->gov);
 		if (t < next)
 			next = t;
@@ -791,6 +797,9 @@ sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
 	enum sf_repaint_reason reason;
 	sf_time_t until = SF_TIME_NEVER;
 
+	/* Content that changed its rate is served from this frame on. */
+	if (o->votes_dirty)
+		reselect(o, now);
 	if (force)
 		sf_repaint_gate_force(&o->gate, force, now);
 	enum sf_repaint_decision d =
@@ -903,9 +912,9 @@ sf_surface_set_output(struct sf_surface *s, struct sf_output *output,
 	}
 	s->visible_fraction = visible_fraction;
 	if (old && old != output)
-		reselect(old, now);
+		old->votes_dirty = true;
 	if (output)
-		reselect(output, now);
+		output->votes_dirty = true;
 }
 
 void
@@ -918,7 +927,7 @@ static void
 hint_changed(struct sf_surface *s, sf_time_t now)
 {
 	if (s->output)
-		reselect(s->output, now);
+		s->output->votes_dirty = true;
 }
 
 void
@@ -994,7 +1003,7 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 			 s->id, s->label, sf_class_name(old.cls),
 			 sf_class_name(s->cls.cls), s->cls.rate_mhz / 1000.0,
 			 ms_of(s->cls.period));
-		reselect(o, now);
+		o->votes_dirty = true;
 	}
 	o->stats.commits++;
 	if (o->gov.state >= SF_STATE_DPMS_STANDBY && kind != SF_COMMIT_EMPTY &&

@@ -71,10 +71,14 @@ sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 		     sf_time_t now);
 
 /* Runs due timers (governor stages, reclock, selector dwell, held-damage
- * deadlines) and returns when to call again, or SF_TIME_NEVER. */
+ * deadlines) and the refresh choice for votes that changed since, and
+ * returns when to call again, or SF_TIME_NEVER. */
 sf_time_t
 sf_core_dispatch(struct sf_core *core, sf_time_t now);
 
+/* When sf_core_dispatch() next has work.  A time in the past (0) means
+ * "now": a surface's vote changed outside a repaint (a hint, a surface
+ * mapped or gone quiet) and the refresh choice is waiting for it. */
 sf_time_t
 sf_core_next_deadline(const struct sf_core *core);
 
