@@ -404,6 +404,27 @@ demo_emit(void *data, const struct sf_trace_event *ev)
 	return d->ok;
 }
 
+SF_TEST(hint_outside_a_repaint_is_served_at_the_next_dispatch)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 1920, 1080, 0);
+	sf_surface_set_output(s, o, 1.0, 0);
+
+	/* Idle: down to 30 Hz. */
+	run_until(core, SF_SEC(10));
+	sf_assert_int_eq(r.mode, 2);
+	/* A player announces 24 fps: the core asks to be run at once, not
+	 * at the next timer, and raises the rate when it is. */
+	sf_surface_set_content_rate(s, 24, 1, SF_SEC(10));
+	sf_assert_int_le(sf_core_next_deadline(core), SF_SEC(10));
+	sf_core_dispatch(core, SF_SEC(10));
+	sf_assert_int_eq(r.mode, 1);
+	sf_assert_int_gt(sf_core_next_deadline(core), SF_SEC(10));
+	sf_core_destroy(core);
+}
+
 SF_TEST(demo_scenario_decisions)
 {
 	static struct demo_run d;
