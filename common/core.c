@@ -33,6 +33,8 @@ struct sf_core {
 	uint32_t next_surface_id;
 	/* Earliest time a surface's classification goes stale. */
 	sf_time_t surface_expiry;
+	bool paused;
+	bool enable_before_pause;
 };
 
 struct sf_output {
@@ -79,6 +81,7 @@ struct sf_surface {
 	bool focused;
 
 	enum sf_content_type content;
+	enum sf_priority priority;
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
 
@@ -528,6 +531,50 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 		}
 	}
 	core->surface_expiry = next;
+}
+
+void
+sf_core_set_paused(struct sf_core *core, bool paused, sf_time_t now)
+{
+	if (paused == core->paused)
+		return;
+	if (!paused) {
+		core->paused = false;
+		core->config.enable = core->enable_before_pause;
+		core_log(core, SF_LOG_INFO, "policy resumed");
+		sf_core_notify_input(core, SF_INPUT_KEY, now);
+		return;
+	}
+	if (core->config.enable) {
+		sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+			if (o->current != o->original && !o->switch_failed)
+				switch_mode(o, o->original, "paused", now);
+			set_backlight(o, 100);
+			set_dpms(o, SF_DPMS_ON);
+			if (o->gate.deferred) {
+				sf_repaint_gate_force(&o->gate, SF_FORCE_OTHER,
+						      now);
+				o->flush_requested = false;
+				request_flush(o);
+			}
+		}
+		if (core->reclock == SF_RECLOCK_LOW &&
+		    (!core->iface.set_reclock ||
+		     core->iface.set_reclock(core->data, SF_RECLOCK_NORMAL)))
+			core->reclock = SF_RECLOCK_NORMAL;
+	}
+	core->enable_before_pause = core->config.enable;
+	core->config.enable = false;
+	core->paused = true;
+	update_energy(core, now);
+	core_log(core, SF_LOG_INFO, "policy paused: the user's settings are "
+		 "back and nothing is held");
+}
+
+bool
+sf_core_is_paused(const struct sf_core *core)
+{
+	return core->paused;
 }
 
 sf_time_t
@@ -1014,10 +1061,33 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	}
 	if (s->visible_fraction <= 0 && kind != SF_COMMIT_CHANGED)
 		return kind;
-	if (sf_repaint_gate_add_commit(&o->gate, &core->suppress, s->cls.cls,
-				       kind, user_idle(core, now), now))
+	/* An essential surface paints like one the user is working in. */
+	enum sf_class gate_cls = s->priority == SF_PRIORITY_ESSENTIAL ?
+					 SF_CLASS_INTERACTIVE :
+					 s->cls.cls;
+	enum sf_commit_kind gate_kind = s->priority == SF_PRIORITY_ESSENTIAL ?
+						SF_COMMIT_CHANGED :
+						kind;
+	if (sf_repaint_gate_add_commit(&o->gate, &core->suppress, gate_cls,
+				       gate_kind, user_idle(core, now), now))
 		s->stats.held++;
 	return kind;
+}
+
+void
+sf_surface_set_priority(struct sf_surface *s, enum sf_priority priority,
+			sf_time_t now)
+{
+	if ((unsigned)priority > SF_PRIORITY_BACKGROUND)
+		priority = SF_PRIORITY_NORMAL;
+	s->priority = priority;
+	/* Held damage of a surface that became essential is shown now. */
+	if (priority == SF_PRIORITY_ESSENTIAL && s->output &&
+	    s->output->gate.deferred) {
+		sf_repaint_gate_force(&s->output->gate, SF_FORCE_OTHER, now);
+		s->output->flush_requested = false;
+		request_flush(s->output);
+	}
 }
 
 const struct sf_classification *
@@ -1035,8 +1105,13 @@ sf_surface_get_stats(const struct sf_surface *s)
 sf_time_t
 sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 {
-	if (!s->core->config.enable)
+	if (!s->core->config.enable || s->priority == SF_PRIORITY_ESSENTIAL)
 		return 0;
+	/* Background: as if unfocused with the user away, whatever the
+	 * focus and the input say. */
+	if (s->priority == SF_PRIORITY_BACKGROUND)
+		return sf_suppress_throttle_interval(&s->core->suppress,
+						     s->cls.cls, false, true);
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
 					     s->focused,
 					     user_idle(s->core, now));

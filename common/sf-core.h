@@ -65,6 +65,16 @@ sf_core_destroy(struct sf_core *core);
 const struct sf_config *
 sf_core_get_config(const struct sf_core *core);
 
+/* Paused, the core puts back what the user had (modes, backlight, DPMS,
+ * clocks), paints every repaint and changes nothing until resumed; it
+ * keeps tracking, so it resumes with what it learnt.  Resuming counts as
+ * input: every output starts from ACTIVE. */
+void
+sf_core_set_paused(struct sf_core *core, bool paused, sf_time_t now);
+
+bool
+sf_core_is_paused(const struct sf_core *core);
+
 /* User input on any seat. */
 void
 sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
@@ -191,6 +201,10 @@ sf_surface_set_content_rate(struct sf_surface *surface, uint32_t num,
 void
 sf_surface_set_rate_range(struct sf_surface *surface, uint32_t min_mhz,
 			  uint32_t max_mhz, sf_time_t now);
+
+void
+sf_surface_set_priority(struct sf_surface *surface, enum sf_priority priority,
+			sf_time_t now);
 
 /* A commit, with its damage in surface coordinates.  Returns what the
  * tracker made of it. */

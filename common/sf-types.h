@@ -70,6 +70,13 @@ enum sf_class {
 	SF_CLASS_COUNT,
 };
 
+/* A client's own say about its surface (stillframe_surface_v1). */
+enum sf_priority {
+	SF_PRIORITY_NORMAL = 0,
+	SF_PRIORITY_ESSENTIAL,		/* never held, never throttled */
+	SF_PRIORITY_BACKGROUND,		/* may be throttled at any time */
+};
+
 /* Same values as wp_content_type_v1.type. */
 enum sf_content_type {
 	SF_CONTENT_NONE = 0,

@@ -248,6 +248,122 @@ SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
 	sf_core_destroy(core);
 }
 
+/* A blinking cursor for 15 s from t=5 s; returns how many were held. */
+static unsigned
+blink_for_a_while(struct sf_core *core, struct sf_output *o,
+		  struct sf_surface *s, sf_time_t *end)
+{
+	unsigned held = 0;
+	sf_time_t t;
+	for (t = SF_SEC(5); t < SF_SEC(20); t += SF_MSEC(500)) {
+		struct sf_box b = { 40, 300, 48, 316 };
+		struct sf_commit_desc c = { t, &b, 1, true,
+					    (uint64_t)((t / SF_MSEC(500)) & 1) };
+		run_until(core, t);
+		sf_surface_commit(s, &c);
+		sf_time_t dl;
+		if (sf_output_repaint(o, 0, t + SF_MSEC(10), &dl) ==
+		    SF_REPAINT_DEFER)
+			held++;
+	}
+	*end = t;
+	return held;
+}
+
+SF_TEST(essential_surfaces_are_never_held_or_throttled)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+	sf_surface_set_priority(s, SF_PRIORITY_ESSENTIAL, 0);
+	sf_time_t end;
+
+	sf_assert_int_eq(blink_for_a_while(core, o, s, &end), 0);
+	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+			 SF_CLASS_BLINKING);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, end), 0);
+
+	/* Back to normal: held again. */
+	sf_surface_set_priority(s, SF_PRIORITY_NORMAL, end);
+	sf_assert_int_gt(sf_surface_get_frame_interval(s, end), 0);
+	sf_core_destroy(core);
+}
+
+SF_TEST(background_surfaces_are_throttled_even_when_focused)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
+	sf_surface_set_output(s, o, 0.02, 0);
+	sf_surface_set_focused(s, true);
+
+	struct sf_box b = { 0, 0, 64, 64 };
+	sf_time_t t = 0;
+	for (int f = 0; f < 120; f++, t += SF_SEC(1) / 60) {
+		sf_core_notify_input(core, SF_INPUT_KEY, t);
+		struct sf_commit_desc c = { t, &b, 1, true, (uint64_t)f };
+		sf_surface_commit(s, &c);
+	}
+	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+			 SF_CLASS_INTERACTIVE);
+	/* The user is typing into it: normal priority never throttles. */
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
+	/* Now an animation nobody needs smooth. */
+	for (int f = 0; f < 120; f++, t += SF_SEC(1) / 60) {
+		struct sf_commit_desc c = { t, &b, 1, true, (uint64_t)f };
+		sf_surface_commit(s, &c);
+	}
+	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+			 SF_CLASS_ANIMATING);
+	sf_surface_set_priority(s, SF_PRIORITY_BACKGROUND, t);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), SF_MSEC(200));
+	sf_core_destroy(core);
+}
+
+SF_TEST(pause_restores_and_resume_starts_active)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+	sf_time_t end;
+
+	sf_assert_int_gt(blink_for_a_while(core, o, s, &end), 10);
+	sf_assert_int_eq(r.mode, 2);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_LOW);
+
+	/* Paused: the user's mode and clocks are back, held damage is
+	 * flushed, and nothing is held any more. */
+	unsigned requests = r.repaint_requests;
+	sf_core_set_paused(core, true, end);
+	sf_assert(sf_core_is_paused(core));
+	sf_assert_int_eq(r.mode, 0);
+	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
+	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
+	sf_time_t dl;
+	sf_assert_int_eq(sf_output_repaint(o, 0, end, &dl), SF_REPAINT_NOW);
+	sf_assert_int_ge(r.repaint_requests, requests);
+	/* Long idle while paused: no stage acts. */
+	unsigned calls = r.calls;
+	run_until(core, end + SF_SEC(1200));
+	sf_assert_int_eq(r.calls, calls);
+	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
+
+	/* Resumed: ACTIVE, and the stages run again from now. */
+	sf_time_t back = end + SF_SEC(1200);
+	sf_core_set_paused(core, false, back);
+	sf_assert(!sf_core_is_paused(core));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	run_until(core, back + SF_SEC(5));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
+	sf_assert_int_eq(r.mode, 2);
+	sf_core_destroy(core);
+}
+
 SF_TEST(held_damage_is_flushed_at_its_deadline)
 {
 	struct recorder r;
