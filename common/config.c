@@ -28,6 +28,18 @@
 			ctype: 1, default: -1);				\
 	 }))
 
+/* The same for a STRING option: the field must be a char array of exactly
+ * SF_CONFIG_STRING_MAX, which its address (an array, unlike the field
+ * itself, does not decay there) tells _Generic. */
+#define FIELD_STRING(name)						\
+	(offsetof(struct sf_config, name) +				\
+	 0 * sizeof(struct {						\
+		int type_matches : _Generic(				\
+			&((struct sf_config *)0)->name,			\
+			char (*)[SF_CONFIG_STRING_MAX]: 1,		\
+			default: -1);					\
+	 }))
+
 #define OPT_BOOL(key_, xorg_, def_, field_, doc_)			\
 	{ .key = key_, .xorg_name = xorg_, .type = SF_OPTION_BOOL,	\
 	  .min = 0, .max = 1, .def = def_,				\
@@ -48,6 +60,22 @@
 	  .min = 0, .max = SF_ARRAY_LENGTH(choices_) - 2, .def = def_,	\
 	  .choices = choices_,						\
 	  .offset = FIELD(field_, int64_t), .doc = doc_ }
+
+#define OPT_STRING(key_, xorg_, syntax_, def_, field_, doc_)		\
+	{ .key = key_, .xorg_name = xorg_, .type = SF_OPTION_STRING,	\
+	  .sdef = def_, .syntax = &syntax_,				\
+	  .offset = FIELD_STRING(field_), .doc = doc_ }
+
+static bool
+parse_output_list(const char *s, size_t len,
+		  char out[SF_CONFIG_STRING_MAX]);
+
+static const struct sf_option_syntax output_list_syntax = {
+	.placeholder = "output,...",
+	.range = "comma-separated output names, internal or all",
+	.expected = "a comma-separated list of output names (letters, digits, . _ : -, at most 31 each)",
+	.parse = parse_output_list,
+};
 
 /* Same order as enum sf_refresh_switch_choice. */
 static const char *const refresh_switch_choices[] = {
@@ -85,6 +113,9 @@ static const struct sf_option options[] = {
 		"How long the refresh rate must stay unchanged before the clocks are lowered"),
 
 	/* refresh selector */
+	OPT_STRING("outputs", "Outputs", output_list_syntax, "internal",
+		   outputs,
+		   "Outputs whose refresh rate stillframe may change: internal (panels the compositor reports as built in), all, or a list of output names"),
 	OPT_INT("active-refresh", "ActiveRefresh", "Hz", 0, 1000, 0,
 		active_refresh_hz,
 		"Refresh rate to use while the user is active; 0 uses the panel's preferred mode"),
@@ -111,7 +142,7 @@ static const struct sf_option options[] = {
 		3600000, 30000, blink_max_staleness_ms,
 		"Longest time a blinking surface (such as a text cursor) may go without being repainted"),
 	OPT_INT("tick-max-staleness", "TickMaxStaleness", "ms", 100,
-		3600000, 15000, tick_max_staleness_ms,
+		3600000, 30000, tick_max_staleness_ms,
 		"Longest time a ticking surface (such as a clock with seconds) may go without being repainted"),
 	OPT_INT("redundant-max-staleness", "RedundantMaxStaleness", "ms", 10,
 		600000, 1000, redundant_max_staleness_ms,
@@ -247,6 +278,106 @@ double_field(struct sf_config *cfg, const struct sf_option *opt)
 	return (double *)((char *)cfg + opt->offset);
 }
 
+/* SF_CONFIG_STRING_MAX bytes, always NUL-terminated. */
+static char *
+string_field(struct sf_config *cfg, const struct sf_option *opt)
+{
+	return (char *)cfg + opt->offset;
+}
+
+/* An output name as RandR and DRM spell connectors (eDP-1, HDMI-A-1,
+ * DP-2-1, Virtual-1, headless, ...): nothing a list or a log would need
+ * to quote. */
+#define OUTPUT_NAME_MAX 31
+
+static bool
+is_name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+	       c == '-';
+}
+
+/* "internal" and "all" are words of the list, not output names: like
+ * the choices of an ENUM they are taken in any case, and stored in
+ * lower case so that sf_config_output_selected() compares exactly. */
+static const char *const output_words[] = { "internal", "all" };
+
+/* " eDP-1 ,HDMI-A-1" is stored as "eDP-1,HDMI-A-1". */
+static bool
+parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
+{
+	char buf[SF_CONFIG_STRING_MAX];
+	size_t n = 0;
+	size_t i = 0;
+
+	for (;;) {
+		size_t start = i;
+		while (i < len && s[i] != ',')
+			i++;
+		size_t end = i;
+		while (start < end && is_space(s[start]))
+			start++;
+		while (end > start && is_space(s[end - 1]))
+			end--;
+		size_t item = end - start;
+		if (item == 0 || item > OUTPUT_NAME_MAX)
+			return false;
+		for (size_t k = start; k < end; k++) {
+			if (!is_name_char(s[k]))
+				return false;
+		}
+		/* The separator, the item and the final NUL must fit. */
+		if ((n ? n + 1 : 0) + item >= sizeof(buf))
+			return false;
+		if (n)
+			buf[n++] = ',';
+		const char *word = NULL;
+		for (size_t w = 0; w < SF_ARRAY_LENGTH(output_words); w++) {
+			if (word_equal(s + start, item, output_words[w]))
+				word = output_words[w];
+		}
+		memcpy(buf + n, word ? word : s + start, item);
+		n += item;
+		if (i == len)
+			break;
+		i++;	/* past the ',' */
+	}
+	buf[n] = '\0';
+	memcpy(out, buf, n + 1);
+	return true;
+}
+
+/* Whether the list `list` ("a,b,c") has the item `name`. */
+static bool
+list_has(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; *p;) {
+		size_t item = strcspn(p, ",");
+		if (item == len && memcmp(p, name, len) == 0)
+			return true;
+		p += item;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+bool
+sf_config_output_selected(const struct sf_config *cfg,
+			  const char *output_name, bool is_internal)
+{
+	if (list_has(cfg->outputs, "all"))
+		return true;
+	if (is_internal && list_has(cfg->outputs, "internal"))
+		return true;
+	/* An empty name is no output's name, and never an item. */
+	return output_name && output_name[0] &&
+	       list_has(cfg->outputs, output_name);
+}
+
 void
 sf_config_init_defaults(struct sf_config *cfg)
 {
@@ -263,6 +394,10 @@ sf_config_init_defaults(struct sf_config *cfg)
 			break;
 		case SF_OPTION_DOUBLE:
 			*double_field(cfg, opt) = opt->ddef;
+			break;
+		case SF_OPTION_STRING:
+			snprintf(string_field(cfg, opt), SF_CONFIG_STRING_MAX,
+				 "%s", opt->sdef);
 			break;
 		}
 	}
@@ -337,6 +472,8 @@ sf_option_format_default(const struct sf_option *opt, char *buf,
 		return format_double(opt->ddef, buf, size);
 	case SF_OPTION_ENUM:
 		return format_enum(opt, opt->def, buf, size);
+	case SF_OPTION_STRING:
+		return snprintf(buf, size, "%s", opt->sdef);
 	}
 	return snprintf(buf, size, "?");
 }
@@ -373,6 +510,8 @@ sf_option_format_range(const struct sf_option *opt, char *buf, size_t size)
 		}
 		return total;
 	}
+	case SF_OPTION_STRING:
+		return snprintf(buf, size, "%s", opt->syntax->range);
 	}
 	return snprintf(buf, size, "?");
 }
@@ -393,6 +532,8 @@ sf_config_format_value(const struct sf_config *cfg,
 		return format_double(*double_field(c, opt), buf, size);
 	case SF_OPTION_ENUM:
 		return format_enum(opt, *int_field(c, opt), buf, size);
+	case SF_OPTION_STRING:
+		return snprintf(buf, size, "%s", string_field(c, opt));
 	}
 	return snprintf(buf, size, "?");
 }
@@ -402,6 +543,7 @@ union parsed {
 	bool b;
 	int64_t i;
 	double d;
+	char s[SF_CONFIG_STRING_MAX];
 };
 
 static enum sf_config_status
@@ -549,6 +691,9 @@ format_expected(const struct sf_option *opt, char *buf, size_t size)
 	case SF_OPTION_ENUM:
 		snprintf(buf, size, "one of %s", range);
 		return;
+	case SF_OPTION_STRING:
+		snprintf(buf, size, "%s", opt->syntax->expected);
+		return;
 	}
 	snprintf(buf, size, "?");
 }
@@ -576,7 +721,7 @@ report_error(const struct sf_config *cfg, const struct sf_option *opt,
 	     enum sf_config_namespace ns, enum sf_config_status status,
 	     const char *s, size_t len, char *err, size_t err_size)
 {
-	char value[72], kept[64], expected[160];
+	char value[72], kept[SF_CONFIG_STRING_MAX], expected[160];
 
 	if (!err || err_size == 0)
 		return;
@@ -637,6 +782,10 @@ sf_config_set(struct sf_config *cfg, enum sf_config_namespace ns,
 	case SF_OPTION_ENUM:
 		status = parse_enum(opt, s, len, &v.i);
 		break;
+	case SF_OPTION_STRING:
+		status = opt->syntax->parse(s, len, v.s) ? SF_CONFIG_OK :
+			 SF_CONFIG_INVALID_VALUE;
+		break;
 	}
 	if (status != SF_CONFIG_OK) {
 		report_error(cfg, opt, ns, status, s, len, err, err_size);
@@ -653,6 +802,9 @@ sf_config_set(struct sf_config *cfg, enum sf_config_namespace ns,
 		break;
 	case SF_OPTION_DOUBLE:
 		*double_field(cfg, opt) = v.d;
+		break;
+	case SF_OPTION_STRING:
+		memcpy(string_field(cfg, opt), v.s, strlen(v.s) + 1);
 		break;
 	}
 	return SF_CONFIG_OK;

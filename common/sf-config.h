@@ -26,7 +26,7 @@ enum sf_config_namespace {
 enum sf_config_status {
 	SF_CONFIG_OK = 0,
 	SF_CONFIG_UNKNOWN_KEY,
-	SF_CONFIG_INVALID_VALUE,	/* not a number / bool / choice */
+	SF_CONFIG_INVALID_VALUE,	/* not a number, bool, choice, list */
 	SF_CONFIG_OUT_OF_RANGE,
 };
 
@@ -35,6 +35,22 @@ enum sf_option_type {
 	SF_OPTION_INT,
 	SF_OPTION_DOUBLE,
 	SF_OPTION_ENUM,
+	SF_OPTION_STRING,
+};
+
+/* Room for a STRING option's value, its NUL included. */
+#define SF_CONFIG_STRING_MAX 256
+
+/* What a STRING option may hold. */
+struct sf_option_syntax {
+	const char *placeholder;	/* man page synopsis: "output,..." */
+	const char *range;		/* man page and format_range() */
+	const char *expected;		/* messages: "is not <expected>" */
+	/* Checks the `len` bytes at `s` (already trimmed) and writes the
+	 * normalised value to `out`; false if they are not allowed, and
+	 * then `out` is left alone. */
+	bool (*parse)(const char *s, size_t len,
+		      char out[SF_CONFIG_STRING_MAX]);
 };
 
 struct sf_option {
@@ -45,6 +61,8 @@ struct sf_option {
 	int64_t min, max, def;		/* BOOL (0/1), INT, ENUM (index) */
 	double dmin, dmax, ddef;	/* DOUBLE */
 	const char *const *choices;	/* ENUM: NULL-terminated names */
+	const char *sdef;		/* STRING */
+	const struct sf_option_syntax *syntax;	/* STRING */
 	size_t offset;			/* into struct sf_config */
 	const char *doc;		/* one line, no trailing period */
 };
@@ -67,6 +85,7 @@ struct sf_config {
 	bool reclock;
 	int64_t reclock_delay_ms;
 	/* refresh selector */
+	char outputs[SF_CONFIG_STRING_MAX];	/* normalised "a,b,c" */
 	int64_t active_refresh_hz;
 	int64_t idle_min_refresh_hz;
 	int64_t pointer_min_refresh_hz;
@@ -114,13 +133,15 @@ sf_config_set(struct sf_config *cfg, enum sf_config_namespace ns,
 	      const char *name, const char *value,
 	      char *err, size_t err_size);
 
-/* Human-readable default, e.g. "1000", "true", "seamless", "15.0". */
+/* Human-readable default, e.g. "1000", "true", "seamless", "15.0",
+ * "internal". */
 int
 sf_option_format_default(const struct sf_option *opt, char *buf,
 			 size_t size);
 
 /* Human-readable range, e.g. "100..600000", "true|false",
- * "seamless|always|never", "0.0..500.0". */
+ * "seamless|always|never", "0.0..500.0", or a STRING option's range in
+ * words. */
 int
 sf_option_format_range(const struct sf_option *opt, char *buf, size_t size);
 
@@ -128,6 +149,14 @@ sf_option_format_range(const struct sf_option *opt, char *buf, size_t size);
 int
 sf_config_format_value(const struct sf_config *cfg,
 		       const struct sf_option *opt, char *buf, size_t size);
+
+/* Whether stillframe may change the refresh rate of the output called
+ * `output_name` (NULL for one without a name): the "outputs" list has
+ * "all", or that name (exactly, case and all), or "internal" and the
+ * compositor reports the output as built in (`is_internal`). */
+bool
+sf_config_output_selected(const struct sf_config *cfg,
+			  const char *output_name, bool is_internal);
 
 void
 sf_config_governor_params(const struct sf_config *cfg,

@@ -35,6 +35,9 @@ static const struct {
 	{ "reclock", "Reclock", NULL, "true|false", "true", SF_OPTION_BOOL },
 	{ "reclock-delay", "ReclockDelay", "ms", "0..600000", "2000",
 	  SF_OPTION_INT },
+	{ "outputs", "Outputs", NULL,
+	  "comma-separated output names, internal or all", "internal",
+	  SF_OPTION_STRING },
 	{ "active-refresh", "ActiveRefresh", "Hz", "0..1000", "0",
 	  SF_OPTION_INT },
 	{ "idle-min-refresh", "IdleMinRefresh", "Hz", "1..1000", "30",
@@ -52,7 +55,7 @@ static const struct {
 	{ "blink-max-staleness", "BlinkMaxStaleness", "ms", "100..3600000",
 	  "30000", SF_OPTION_INT },
 	{ "tick-max-staleness", "TickMaxStaleness", "ms", "100..3600000",
-	  "15000", SF_OPTION_INT },
+	  "30000", SF_OPTION_INT },
 	{ "redundant-max-staleness", "RedundantMaxStaleness", "ms",
 	  "10..600000", "1000", SF_OPTION_INT },
 	{ "background-frame-rate", "BackgroundFrameRate", "Hz", "0..240", "5",
@@ -93,12 +96,21 @@ double_at(struct sf_config *cfg, const struct sf_option *opt)
 	return (double *)((char *)cfg + opt->offset);
 }
 
+static char *
+string_at(struct sf_config *cfg, const struct sf_option *opt)
+{
+	return (char *)cfg + opt->offset;
+}
+
+/* Room for what show() and show_default() write. */
+#define SHOWN_MAX (SF_CONFIG_STRING_MAX + 64)
+
 /* "key=value" of one option, so a failed comparison says which. */
 static const char *
 show(const struct sf_config *cfg, const struct sf_option *opt, char *buf,
      size_t size)
 {
-	char value[64];
+	char value[SF_CONFIG_STRING_MAX];
 
 	sf_config_format_value(cfg, opt, value, sizeof(value));
 	snprintf(buf, size, "%s=%s", opt->key, value);
@@ -108,7 +120,7 @@ show(const struct sf_config *cfg, const struct sf_option *opt, char *buf,
 static const char *
 show_default(const struct sf_option *opt, char *buf, size_t size)
 {
-	char value[64];
+	char value[SF_CONFIG_STRING_MAX];
 
 	sf_option_format_default(opt, value, sizeof(value));
 	snprintf(buf, size, "%s=%s", opt->key, value);
@@ -124,7 +136,7 @@ show_all(const struct sf_config *cfg, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && used < size; i++) {
-		char one[128];
+		char one[SF_CONFIG_STRING_MAX + 64];
 		int len = snprintf(buf + used, size - used, "%s\n",
 				   show(cfg, &opts[i], one, sizeof(one)));
 		used += (size_t)len;
@@ -150,6 +162,10 @@ other_value(const struct sf_option *opt, char *buf, size_t size)
 	case SF_OPTION_DOUBLE:
 		/* Halfway to the maximum: not a round number. */
 		snprintf(buf, size, "%.17g", (opt->ddef + opt->dmax) / 2);
+		return;
+	case SF_OPTION_STRING:
+		/* Output lists are the only strings; already normalised. */
+		snprintf(buf, size, "eDP-1,HDMI-A-1");
 		return;
 	}
 }
@@ -323,6 +339,16 @@ SF_TEST(table_is_well_formed)
 			sf_assert_int_le(o->offset + sizeof(double),
 					 sizeof(struct sf_config));
 			break;
+		case SF_OPTION_STRING:
+			sf_assert(o->unit == NULL);
+			sf_assert(o->sdef != NULL);
+			sf_assert_int_lt(strlen(o->sdef), SF_CONFIG_STRING_MAX);
+			sf_assert(o->syntax != NULL);
+			sf_assert(o->syntax->placeholder && o->syntax->range &&
+				  o->syntax->expected && o->syntax->parse);
+			sf_assert_int_le(o->offset + SF_CONFIG_STRING_MAX,
+					 sizeof(struct sf_config));
+			break;
 		}
 	}
 }
@@ -336,7 +362,7 @@ SF_TEST(defaults_come_from_the_table)
 	sf_config_init_defaults(&cfg);
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_option *o = &opts[i];
-		char got[128], want[128];
+		char got[SHOWN_MAX], want[SHOWN_MAX];
 		sf_assert_str_eq(show(&cfg, o, got, sizeof(got)),
 				 show_default(o, want, sizeof(want)));
 		switch (o->type) {
@@ -350,10 +376,14 @@ SF_TEST(defaults_come_from_the_table)
 		case SF_OPTION_DOUBLE:
 			sf_assert(*double_at(&cfg, o) == o->ddef);
 			break;
+		case SF_OPTION_STRING:
+			sf_assert_str_eq(string_at(&cfg, o), o->sdef);
+			break;
 		}
 	}
 	/* A few fields by name, in case the table's offsets are wrong. */
 	sf_assert(cfg.enable);
+	sf_assert_str_eq(cfg.outputs, "internal");
 	sf_assert_int_eq(cfg.low_refresh_timeout_ms, 1000);
 	sf_assert_int_eq(cfg.dim_brightness_pct, 30);
 	sf_assert_int_eq(cfg.refresh_switch, SF_CONFIG_REFRESH_SWITCH_SEAMLESS);
@@ -378,7 +408,7 @@ SF_TEST(every_option_is_set_alike_in_both_namespaces)
 			SF_CONFIG_NS_XORG, SF_CONFIG_NS_XORG,
 		};
 		struct sf_config cfg[4];
-		char shown[4][128];
+		char shown[4][SHOWN_MAX];
 
 		other_value(o, value, sizeof(value));
 		xorg_spellings(o->xorg_name, lower, upper);
@@ -398,7 +428,7 @@ SF_TEST(every_option_is_set_alike_in_both_namespaces)
 			sf_assert_str_eq(shown[k], shown[0]);
 		}
 		/* The value landed, and nothing else moved. */
-		char def[128];
+		char def[SHOWN_MAX];
 		sf_assert_int_ne(strcmp(shown[0], show_default(o, def,
 							       sizeof(def))),
 				 0);
@@ -418,6 +448,9 @@ SF_TEST(every_option_is_set_alike_in_both_namespaces)
 			*int_at(&fresh, o) = *int_at(&cfg[0], o);
 		if (o->type == SF_OPTION_DOUBLE)
 			*double_at(&fresh, o) = *double_at(&cfg[0], o);
+		if (o->type == SF_OPTION_STRING)
+			memcpy(string_at(&fresh, o), string_at(&cfg[0], o),
+			       SF_CONFIG_STRING_MAX);
 		show_all(&fresh, before, sizeof(before));
 		show_all(&cfg[3], after, sizeof(after));
 		sf_assert_str_eq(after, before);
@@ -580,6 +613,33 @@ bad_cases(const struct sf_option *o, struct bad_case *out,
 		ADD(SF_CONFIG_INVALID_VALUE, "0");
 		ADD(SF_CONFIG_INVALID_VALUE, "1");
 		break;
+	case SF_OPTION_STRING:
+		/* Empty lists and empty items. */
+		ADD(SF_CONFIG_INVALID_VALUE, "%s", "");
+		ADD(SF_CONFIG_INVALID_VALUE, " \t ");
+		ADD(SF_CONFIG_INVALID_VALUE, ",");
+		ADD(SF_CONFIG_INVALID_VALUE, " , ");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1,,x");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1, ,x");
+		ADD(SF_CONFIG_INVALID_VALUE, ",eDP-1");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1,");
+		ADD(SF_CONFIG_INVALID_VALUE, "internal,,all");
+		/* Characters outside [A-Za-z0-9_.:-]. */
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP 1");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1 HDMI-A-1");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1;HDMI-A-1");
+		ADD(SF_CONFIG_INVALID_VALUE, "HDMI/A");
+		ADD(SF_CONFIG_INVALID_VALUE, "\"eDP-1\"");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-*");
+		ADD(SF_CONFIG_INVALID_VALUE, "a=b");
+		ADD(SF_CONFIG_INVALID_VALUE, "caf\xc3\xa9");
+		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1,HDMI\\A");
+		/* Names of 32 characters, alone and in a list. */
+		ADD(SF_CONFIG_INVALID_VALUE, "%.32s",
+		    "abcdefghijklmnopqrstuvwxyz0123456789");
+		ADD(SF_CONFIG_INVALID_VALUE, "all,%.32s",
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+		break;
 	}
 #undef ADD
 	return n;
@@ -644,6 +704,11 @@ SF_TEST(bad_values_keep_the_current_value_and_say_why)
 				snprintf(needle, sizeof(needle), "%s%s%s",
 					 range, o->unit ? " " : "",
 					 o->unit ? o->unit : "");
+				/* A string says what it may be in words. */
+				if (o->type == SF_OPTION_STRING)
+					snprintf(needle, sizeof(needle),
+						 " is not %s;",
+						 o->syntax->expected);
 				sf_assert_str_contains(err, needle);
 				snprintf(needle, sizeof(needle), "; keeping %s",
 					 kept);
@@ -681,6 +746,10 @@ SF_TEST(messages_read_as_documented)
 		  "EnergyBacklightWatts: \"101\" is out of range 0.0..100.0 W; keeping 2.5" },
 		{ SF_CONFIG_NS_INI, "dim-brightness", "0",
 		  "dim-brightness: \"0\" is out of range 1..100 %; keeping 30" },
+		{ SF_CONFIG_NS_INI, "outputs", "eDP-1,,x",
+		  "outputs: \"eDP-1,,x\" is not a comma-separated list of output names (letters, digits, . _ : -, at most 31 each); keeping internal" },
+		{ SF_CONFIG_NS_XORG, "outputs", " eDP 1 ",
+		  "Outputs: \"eDP 1\" is not a comma-separated list of output names (letters, digits, . _ : -, at most 31 each); keeping internal" },
 		/* Control characters are not copied into a log line. */
 		{ SF_CONFIG_NS_INI, "hash-max-area", "1\n2",
 		  "hash-max-area: \"1?2\" is not an integer in 0..16777216 px; keeping 65536" },
@@ -821,6 +890,208 @@ SF_TEST(accepted_spellings)
 	sf_assert(!cfg.reclock);
 }
 
+SF_TEST(output_lists_are_normalised)
+{
+	static const struct {
+		enum sf_config_namespace ns;
+		const char *name, *value, *result;
+	} cases[] = {
+		{ SF_CONFIG_NS_INI, "outputs", "internal", "internal" },
+		{ SF_CONFIG_NS_INI, "outputs", "all", "all" },
+		{ SF_CONFIG_NS_INI, "outputs", "eDP-1", "eDP-1" },
+		{ SF_CONFIG_NS_INI, "outputs", "eDP-1,HDMI-A-1",
+		  "eDP-1,HDMI-A-1" },
+		{ SF_CONFIG_NS_INI, "outputs", " eDP-1 , HDMI-A-1 ",
+		  "eDP-1,HDMI-A-1" },
+		{ SF_CONFIG_NS_INI, "outputs", "eDP-1,\tLVDS-1\t,\nheadless",
+		  "eDP-1,LVDS-1,headless" },
+		{ SF_CONFIG_NS_INI, "outputs", "internal , HDMI-A-1",
+		  "internal,HDMI-A-1" },
+		/* The words in any case, stored in lower case; names keep
+		 * theirs. */
+		{ SF_CONFIG_NS_INI, "outputs", "ALL", "all" },
+		{ SF_CONFIG_NS_INI, "outputs", "Internal,eDP-1,EDP-1",
+		  "internal,eDP-1,EDP-1" },
+		{ SF_CONFIG_NS_INI, "outputs", "Internals", "Internals" },
+		/* Every allowed character, and the longest name. */
+		{ SF_CONFIG_NS_INI, "outputs", "DP-2.1,Virtual:0,a_b,1",
+		  "DP-2.1,Virtual:0,a_b,1" },
+		{ SF_CONFIG_NS_INI, "outputs",
+		  "abcdefghijklmnopqrstuvwxyzABCDE",
+		  "abcdefghijklmnopqrstuvwxyzABCDE" },
+		{ SF_CONFIG_NS_XORG, "Outputs", " eDP-1 ,DP-1", "eDP-1,DP-1" },
+		{ SF_CONFIG_NS_XORG, "_OUT puts", "all", "all" },
+	};
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
+		struct sf_config cfg;
+		char err[256] = "", value[SF_CONFIG_STRING_MAX];
+		char got[1024], want[1024];
+		const struct sf_option *o = sf_config_find(cases[i].ns,
+							   cases[i].name);
+		sf_assert(o != NULL);
+		sf_config_init_defaults(&cfg);
+		enum sf_config_status st = sf_config_set(&cfg, cases[i].ns,
+			cases[i].name, cases[i].value, err, sizeof(err));
+		sf_config_format_value(&cfg, o, value, sizeof(value));
+		snprintf(got, sizeof(got), "\"%s\": %s %s|%s %s",
+			 cases[i].value, sf_config_status_name(st), value,
+			 cfg.outputs, err);
+		snprintf(want, sizeof(want), "\"%s\": ok %s|%s ",
+			 cases[i].value, cases[i].result, cases[i].result);
+		sf_assert_str_eq(got, want);
+	}
+}
+
+/* A list of `count` names of `len` characters each, the last one `last`
+ * characters long, each with `pad` blanks either side. */
+static void
+make_list(char *buf, size_t size, int count, int len, int last, int pad)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < count; i++) {
+		int item = i == count - 1 ? last : len;
+		n += (size_t)snprintf(buf + n, size - n, "%s%*s", i ? "," : "",
+				      pad, "");
+		for (int k = 0; k < item; k++)
+			buf[n++] = (char)('a' + (i + k) % 26);
+		n += (size_t)snprintf(buf + n, size - n, "%*s", pad, "");
+	}
+	buf[n] = '\0';
+}
+
+SF_TEST(output_lists_fit_the_field)
+{
+	struct sf_config cfg;
+	char list[1024], err[256];
+
+	/* 8 names of 31 and 7 commas: 255 characters, the most. */
+	make_list(list, sizeof(list), 8, 31, 31, 0);
+	sf_assert_int_eq(strlen(list), SF_CONFIG_STRING_MAX - 1);
+	sf_config_init_defaults(&cfg);
+	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
+				       list, err, sizeof(err)), SF_CONFIG_OK);
+	sf_assert_str_eq(cfg.outputs, list);
+
+	/* Blanks do not count: they are not stored. */
+	char padded[1024];
+	make_list(padded, sizeof(padded), 8, 31, 31, 3);
+	sf_assert_int_gt(strlen(padded), SF_CONFIG_STRING_MAX);
+	sf_config_init_defaults(&cfg);
+	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_XORG, "Outputs",
+				       padded, err, sizeof(err)),
+			 SF_CONFIG_OK);
+	sf_assert_str_eq(cfg.outputs, list);
+
+	/* One more character does not fit, however it is spread. */
+	static const int shapes[][3] = {
+		{ 9, 30, 8 },	/* 8 * 30 + 8 + 8 commas = 256 */
+		{ 9, 31, 31 },	/* 9 * 31 + 8 = 287 */
+		{ 128, 1, 1 },	/* 128 + 127 commas = 255: fits */
+		{ 129, 1, 1 },	/* 129 + 128 = 257 */
+	};
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(shapes); i++) {
+		make_list(list, sizeof(list), shapes[i][0], shapes[i][1],
+			  shapes[i][2], 0);
+		bool fits = strlen(list) < SF_CONFIG_STRING_MAX;
+		sf_config_init_defaults(&cfg);
+		enum sf_config_status st = sf_config_set(&cfg,
+			SF_CONFIG_NS_INI, "outputs", list, err, sizeof(err));
+		sf_assert_int_eq(st, fits ? SF_CONFIG_OK
+					  : SF_CONFIG_INVALID_VALUE);
+		sf_assert_str_eq(cfg.outputs, fits ? list : "internal");
+		if (!fits) {
+			sf_assert_str_contains(err, "outputs: \"");
+			sf_assert_str_contains(err, "...\" is not a comma-separated list of output names");
+			sf_assert_str_contains(err, "; keeping internal");
+		}
+	}
+
+	/* The message quotes a long current value whole. */
+	make_list(list, sizeof(list), 8, 31, 31, 0);
+	sf_config_init_defaults(&cfg);
+	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
+				       list, NULL, 0), SF_CONFIG_OK);
+	char big_err[1024], want[512];
+	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
+				       ",", big_err, sizeof(big_err)),
+			 SF_CONFIG_INVALID_VALUE);
+	snprintf(want, sizeof(want), "; keeping %s", list);
+	sf_assert_str_contains(big_err, want);
+	sf_assert_str_eq(cfg.outputs, list);
+}
+
+SF_TEST(output_selected_follows_the_list)
+{
+	static const struct {
+		const char *outputs, *name;
+		bool internal, selected;
+	} cases[] = {
+		/* The default: built-in panels only. */
+		{ "internal", "eDP-1", true, true },
+		{ "internal", "LVDS-1", true, true },
+		{ "internal", "HDMI-A-1", false, false },
+		{ "internal", NULL, true, true },
+		{ "internal", NULL, false, false },
+		{ "internal", "internal", false, true },	/* a name */
+		{ "all", "HDMI-A-1", false, true },
+		{ "all", "eDP-1", true, true },
+		{ "all", NULL, false, true },
+		{ "ALL", "DP-3", false, true },
+		/* Names: exact, whole items, case counts. */
+		{ "eDP-1,HDMI-A-1", "HDMI-A-1", false, true },
+		{ "eDP-1,HDMI-A-1", "eDP-1", true, true },
+		{ "eDP-1,HDMI-A-1", "eDP-1", false, true },
+		{ "eDP-1,HDMI-A-1", "edp-1", true, false },
+		{ "eDP-1,HDMI-A-1", "EDP-1", false, false },
+		{ "eDP-1,HDMI-A-1", "eDP", false, false },
+		{ "eDP-1,HDMI-A-1", "eDP-10", false, false },
+		{ "eDP-1,HDMI-A-1", "A-1", false, false },
+		{ "eDP-1,HDMI-A-1", "eDP-1,HDMI-A-1", false, false },
+		{ "eDP-1,HDMI-A-1", "LVDS-1", true, false },
+		{ "eDP-1,HDMI-A-1", "", false, false },
+		{ "eDP-1,HDMI-A-1", NULL, true, false },
+		{ " eDP-1 , HDMI-A-1 ", "HDMI-A-1", false, true },
+		/* Words and names together. */
+		{ "HDMI-A-1,internal", "eDP-1", true, true },
+		{ "HDMI-A-1,internal", "eDP-1", false, false },
+		{ "HDMI-A-1,internal", "HDMI-A-1", false, true },
+		{ "HDMI-A-1,Internal", "LVDS-1", true, true },
+		{ "headless,all", "DP-1", false, true },
+		{ "headless", "headless", false, true },
+		{ "headless", "headless-1", false, false },
+	};
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
+		struct sf_config cfg;
+		char got[256], want[256];
+		sf_config_init_defaults(&cfg);
+		sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI,
+					       "outputs", cases[i].outputs,
+					       NULL, 0), SF_CONFIG_OK);
+		bool selected = sf_config_output_selected(&cfg, cases[i].name,
+							  cases[i].internal);
+		snprintf(got, sizeof(got), "outputs=%s %s%s: %s",
+			 cases[i].outputs,
+			 cases[i].name ? cases[i].name : "(null)",
+			 cases[i].internal ? " (internal)" : "",
+			 selected ? "selected" : "left alone");
+		snprintf(want, sizeof(want), "outputs=%s %s%s: %s",
+			 cases[i].outputs,
+			 cases[i].name ? cases[i].name : "(null)",
+			 cases[i].internal ? " (internal)" : "",
+			 cases[i].selected ? "selected" : "left alone");
+		sf_assert_str_eq(got, want);
+	}
+
+	/* Unset, the default selects built-in panels only. */
+	struct sf_config cfg;
+	sf_config_init_defaults(&cfg);
+	sf_assert(sf_config_output_selected(&cfg, "eDP-1", true));
+	sf_assert(!sf_config_output_selected(&cfg, "eDP-1", false));
+}
+
 SF_TEST(limits_are_inclusive)
 {
 	size_t n;
@@ -828,7 +1099,7 @@ SF_TEST(limits_are_inclusive)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_option *o = &opts[i];
-		char lo[64], hi[64], got[128], want[128];
+		char lo[64], hi[64], got[SHOWN_MAX], want[SHOWN_MAX];
 		struct sf_config cfg;
 
 		if (o->type == SF_OPTION_INT) {
@@ -869,7 +1140,8 @@ SF_TEST(defaults_and_values_round_trip)
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_option *o = &opts[i];
 		struct sf_config cfg, copy;
-		char def[64], other[64], cur[64], got[128], want[128];
+		char def[64], other[64], cur[64];
+		char got[SHOWN_MAX], want[SHOWN_MAX];
 		char err[256];
 
 		sf_config_init_defaults(&cfg);
@@ -916,6 +1188,8 @@ SF_TEST(formats_are_the_documented_ones)
 		{ "energy-link-watts-per-hz", "0.0167", "0.0..1.0" },
 		{ "energy-backlight-watts", "2.5", "0.0..100.0" },
 		{ "hash-max-area", "65536", "0..16777216" },
+		{ "outputs", "internal",
+		  "comma-separated output names, internal or all" },
 	};
 
 	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
@@ -1256,6 +1530,9 @@ SF_TEST(man_page_documents_every_option)
 	}
 	bool whole = strstr(page, "@OPTIONS@") == NULL &&
 		     strstr(page, ".SS \"Idle governor\"") &&
+		     /* A heading whose first option is a string. */
+		     strstr(page, ".SS \"Refresh selector\"\n.TP\n.BR outputs "
+			    "\" = \" \\fIoutput,...\\fR\n") &&
 		     strstr(page, ".SS \"Energy model (an estimate)\"") &&
 		     strstr(page, ".SH NAME") && strstr(page, ".SH SEE ALSO") &&
 		     strstr(page, "are not built yet");
@@ -1318,6 +1595,14 @@ examples_check(const char *dir, char *report, size_t size)
 				 name);
 			ok = false;
 		}
+	}
+	/* The first string option, by name, in case the loop above is
+	 * ever narrowed. */
+	if (ok && (count_lines(ini, "#outputs=internal") != 1 ||
+		   count_lines(xorg,
+			       "#Option \"Outputs\" \"internal\"") != 1)) {
+		snprintf(report, size, "examples lack outputs");
+		ok = false;
 	}
 	if (ok && (count_lines(ini, "[stillframe]") != 1 ||
 		   count_lines(xorg, "SubSection \"stillframe\"") != 1)) {

@@ -24,7 +24,7 @@ static const struct {
 } groups[] = {
 	{ "enable", "General" },
 	{ "low-refresh-timeout", "Idle governor" },
-	{ "active-refresh", "Refresh selector" },
+	{ "outputs", "Refresh selector" },
 	{ "suppress", "Repaint suppression" },
 	{ "energy-gpu-active-watts", "Energy model (an estimate)" },
 };
@@ -71,6 +71,11 @@ put_placeholder(FILE *out, const struct sf_option *opt)
 			fputs("\\fR", out);
 		}
 		return;
+	case SF_OPTION_STRING:
+		fputs("\\fI", out);
+		put_roff(out, opt->syntax->placeholder, false);
+		fputs("\\fR", out);
+		return;
 	case SF_OPTION_INT:
 	case SF_OPTION_DOUBLE:
 		break;
@@ -98,7 +103,7 @@ put_unit(FILE *out, const struct sf_option *opt)
 static void
 put_option(FILE *out, const struct sf_option *opt)
 {
-	char range[256], def[64];
+	char range[256], def[SF_CONFIG_STRING_MAX];
 
 	sf_option_format_range(opt, range, sizeof(range));
 	sf_option_format_default(opt, def, sizeof(def));
