@@ -1013,7 +1013,7 @@ SF_TEST(output_lists_fit_the_field)
 	sf_config_init_defaults(&cfg);
 	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
 				       list, NULL, 0), SF_CONFIG_OK);
-	char big_err[1024], want[512];
+	char big_err[1024], want[sizeof(list) + 16];
 	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
 				       ",", big_err, sizeof(big_err)),
 			 SF_CONFIG_INVALID_VALUE);
