@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Outputs: each weston_output becomes an sf_output of the core.  Its
+ * repaint hook is wrapped so the core can hold a repaint whose damage is
+ * only blinks, ticks and commits that changed nothing; the core's mode,
+ * DPMS, backlight and clock requests are carried out here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libweston/zalloc.h>
+
+#include "sf-weston.h"
+
+/* Exported by libweston 10 for its backends but declared only in its
+ * uninstalled libweston/backend.h; the plugin finishes the frames it
+ * held back itself, exactly as a backend would. */
+void
+weston_output_finish_frame(struct weston_output *output,
+			   const struct timespec *stamp,
+			   uint32_t presented_flags);
+
+struct sf_weston_output {
+	struct sf_weston *sfw;
+	struct weston_output *output;
+	struct sf_output *core;
+	struct wl_list link;		/* sf_weston.outputs */
+
+	/* The backend's repaint, called when the core says paint. */
+	int (*backend_repaint)(struct weston_output *output,
+			       pixman_region32_t *damage, void *repaint_data);
+	struct weston_mode **modes;	/* index as the core's modes */
+	size_t n_modes;
+	bool manage_refresh;		/* may change the mode */
+	bool dpms_missing_logged;
+	bool dying;			/* disabled: touch nothing */
+
+	uint32_t force;			/* enum sf_repaint_force, pending */
+	uint64_t painted_views;		/* view signature at the last paint */
+	/* Where tracked surfaces committed since the last paint (global
+	 * coordinates): damage anywhere else is not ours to hold. */
+	pixman_region32_t expected;
+	struct wl_event_source *finish_idle;
+
+	struct wl_listener destroy_listener;
+};
+
+struct sf_output *
+sf_weston_output_core(struct sf_weston_output *swo)
+{
+	return swo->core;
+}
+
+struct sf_weston_output *
+sf_weston_output_find(struct sf_weston *sfw, struct weston_output *output)
+{
+	struct sf_weston_output *swo;
+
+	wl_list_for_each(swo, &sfw->outputs, link)
+		if (swo->output == output)
+			return swo;
+	return NULL;
+}
+
+void
+sf_weston_output_force_all(struct sf_weston *sfw, uint32_t force)
+{
+	struct sf_weston_output *swo;
+
+	wl_list_for_each(swo, &sfw->outputs, link)
+		swo->force |= force;
+}
+
+void
+sf_weston_output_set_inhibited(struct sf_weston *sfw, bool inhibited)
+{
+	struct sf_weston_output *swo;
+	sf_time_t now = sf_weston_now(sfw);
+
+	wl_list_for_each(swo, &sfw->outputs, link) {
+		if (inhibited)
+			sf_output_inhibit(swo->core, now);
+		else
+			sf_output_uninhibit(swo->core, now);
+	}
+}
+
+void
+sf_weston_output_expect_damage(struct sf_weston *sfw,
+			       pixman_region32_t *global)
+{
+	struct sf_weston_output *swo;
+
+	wl_list_for_each(swo, &sfw->outputs, link)
+		pixman_region32_union(&swo->expected, &swo->expected, global);
+}
+
+static bool
+output_is_internal(struct weston_output *output)
+{
+	struct weston_head *head = NULL;
+
+	while ((head = weston_output_iterate_heads(output, head)))
+		if (head->connection_internal)
+			return true;
+	return false;
+}
+
+/* --- repaint --- */
+
+/* A cheap fingerprint of what is stacked on the output and where: when
+ * it changes, a view moved, was mapped, unmapped or restacked, the
+ * pointer moved, or a plane changed, and the repaint must run. */
+static uint64_t
+view_signature(struct weston_output *output)
+{
+	struct weston_compositor *c = output->compositor;
+	struct weston_view *view;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+#define MIX(v)                                                                 \
+	do {                                                                   \
+		h ^= (uint64_t)(v);                                            \
+		h *= 0x100000001b3ull;                                         \
+	} while (0)
+	wl_list_for_each(view, &c->view_list, link) {
+		if (!(view->output_mask & (1u << output->id)))
+			continue;
+		pixman_box32_t *e = pixman_region32_extents(
+			&view->transform.boundingbox);
+		MIX((uintptr_t)view);
+		MIX((uintptr_t)view->surface);
+		MIX((uintptr_t)view->plane);
+		MIX((uint32_t)e->x1);
+		MIX((uint32_t)e->y1);
+		MIX((uint32_t)e->x2);
+		MIX((uint32_t)e->y2);
+		MIX((uint32_t)(view->alpha * 65535.0f));
+	}
+#undef MIX
+	return h;
+}
+
+static void
+finish_skipped_frame(void *data)
+{
+	struct sf_weston_output *swo = data;
+
+	swo->finish_idle = NULL;
+	/* No timestamp: Weston schedules the next repaint at once and
+	 * drops it if nothing needs it; the held damage stays in the
+	 * primary plane because no backend subtracted it. */
+	weston_output_finish_frame(swo->output, NULL,
+				   WP_PRESENTATION_FEEDBACK_INVALID);
+}
+
+static int
+repaint_hook(struct weston_output *output, pixman_region32_t *damage,
+	     void *repaint_data)
+{
+	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
+	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
+					   : NULL;
+
+	if (!swo)	/* cannot happen: unwrapped before we go */
+		return 0;
+
+	uint32_t force = swo->force;
+	uint64_t views = view_signature(output);
+	pixman_region32_t outside;
+
+	if (views != swo->painted_views)
+		force |= SF_FORCE_GEOMETRY;
+	pixman_region32_init(&outside);
+	pixman_region32_subtract(&outside, damage, &swo->expected);
+	if (pixman_region32_not_empty(&outside))
+		force |= SF_FORCE_OTHER;	/* damage we did not see */
+	pixman_region32_fini(&outside);
+
+	sf_time_t now = sf_weston_now(sfw), deadline;
+	enum sf_repaint_decision d =
+		sf_output_repaint(swo->core, force, now, &deadline);
+	sf_weston_schedule_dispatch(sfw);
+
+	if (d == SF_REPAINT_DEFER && !swo->finish_idle) {
+		sf_weston_log(sfw, "output %s: repaint held until %.3f s",
+			      output->name, (double)(deadline - now) /
+						    SF_NSEC_PER_SEC);
+		swo->finish_idle = wl_event_loop_add_idle(
+			wl_display_get_event_loop(
+				output->compositor->wl_display),
+			finish_skipped_frame, swo);
+		if (swo->finish_idle)
+			return 0;
+		/* Out of memory: paint rather than stall the loop. */
+	}
+	swo->force = 0;
+	swo->painted_views = views;
+	pixman_region32_clear(&swo->expected);
+	return swo->backend_repaint(output, damage, repaint_data);
+}
+
+/* --- the core's requests --- */
+
+static struct sf_weston_output *
+from_core(struct sf_output *o)
+{
+	return sf_output_get_user_data(o);
+}
+
+static bool
+core_set_mode(void *data, struct sf_output *o, size_t index)
+{
+	struct sf_weston_output *swo = from_core(o);
+	struct weston_output *output = swo->output;
+	(void)data;
+
+	if (swo->dying)
+		return true;
+	if (index >= swo->n_modes || !output->switch_mode)
+		return false;
+	struct weston_mode *mode = swo->modes[index];
+	int ret;
+	if (mode == output->current_mode)
+		return true;
+	if (mode == output->native_mode && output->original_mode)
+		ret = weston_output_mode_switch_to_native(output);
+	else
+		ret = weston_output_mode_switch_to_temporary(
+			output, mode, output->current_scale);
+	return ret == 0 && output->current_mode == mode;
+}
+
+static bool
+all_other_outputs_off(struct sf_weston_output *self)
+{
+	struct sf_weston_output *swo;
+
+	wl_list_for_each(swo, &self->sfw->outputs, link)
+		if (swo != self &&
+		    sf_output_get_state(swo->core) < SF_STATE_DPMS_OFF)
+			return false;
+	return true;
+}
+
+static bool
+core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
+{
+	struct sf_weston_output *swo = from_core(o);
+	struct weston_output *output = swo->output;
+	struct weston_compositor *c = output->compositor;
+	(void)data;
+
+	if (swo->dying)
+		return true;
+	if (!output->set_dpms) {
+		if (!swo->dpms_missing_logged)
+			weston_log("stillframe: output %s: the backend has no "
+				   "DPMS control; it is never blanked\n",
+				   output->name);
+		swo->dpms_missing_logged = true;
+		return false;
+	}
+	switch (level) {
+	case SF_DPMS_ON:
+		/* Coming back from weston_compositor_sleep(): Weston's own
+		 * wake path turns every output on and tells the shell. */
+		if (c->state == WESTON_COMPOSITOR_SLEEPING)
+			weston_compositor_wake(c);
+		else
+			output->set_dpms(output, WESTON_DPMS_ON);
+		break;
+	case SF_DPMS_STANDBY:
+		output->set_dpms(output, WESTON_DPMS_STANDBY);
+		break;
+	case SF_DPMS_OFF:
+		/* The last output to go off puts the compositor to sleep,
+		 * so that any input wakes everything through Weston. */
+		if (all_other_outputs_off(swo) &&
+		    c->state == WESTON_COMPOSITOR_ACTIVE)
+			weston_compositor_sleep(c);
+		else
+			output->set_dpms(output, WESTON_DPMS_OFF);
+		break;
+	}
+	return true;
+}
+
+static bool
+core_set_backlight(void *data, struct sf_output *o, int32_t percent)
+{
+	struct sf_weston *sfw = data;
+
+	/* The platform layer (sysfs backlight, with restore) is its own
+	 * issue; until it lands the request is only logged. */
+	sf_weston_log(sfw, "output %s: backlight %d%% requested (not carried "
+		      "out: no platform layer yet)",
+		      sf_output_get_name(o), percent);
+	return true;
+}
+
+static bool
+core_set_reclock(void *data, enum sf_reclock_level level)
+{
+	struct sf_weston *sfw = data;
+
+	sf_weston_log(sfw, "gpu: %s clocks requested (not carried out: no "
+		      "platform layer yet)",
+		      level == SF_RECLOCK_LOW ? "low" : "normal");
+	return true;
+}
+
+static void
+core_schedule_repaint(void *data, struct sf_output *o)
+{
+	(void)data;
+	if (!from_core(o)->dying)
+		weston_output_schedule_repaint(from_core(o)->output);
+}
+
+const struct sf_core_interface sf_weston_core_interface = {
+	.log = sf_weston_core_log,
+	.set_mode = core_set_mode,
+	.set_dpms = core_set_dpms,
+	.set_backlight = core_set_backlight,
+	.set_reclock = core_set_reclock,
+	.schedule_repaint = core_schedule_repaint,
+};
+
+/* --- lifecycle --- */
+
+static void
+output_destroy(struct sf_weston_output *swo)
+{
+	struct weston_output *output = swo->output;
+
+	if (swo->finish_idle)
+		wl_event_source_remove(swo->finish_idle);
+	/* Restores the user's mode and DPMS through the hooks above. */
+	sf_output_destroy(swo->core);
+	if (output->repaint == repaint_hook)
+		output->repaint = swo->backend_repaint;
+	pixman_region32_fini(&swo->expected);
+	wl_list_remove(&swo->destroy_listener.link);
+	wl_list_remove(&swo->link);
+	free(swo->modes);
+	free(swo);
+}
+
+static void
+output_handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct sf_weston_output *swo = wl_container_of(listener, swo,
+						       destroy_listener);
+	(void)data;
+	/* The output is going away: nothing to restore on it. */
+	swo->dying = true;
+	output_destroy(swo);
+}
+
+static bool
+build_modes(struct sf_weston_output *swo, struct sf_mode **out,
+	    size_t *current)
+{
+	struct weston_output *output = swo->output;
+	struct weston_mode *mode;
+	size_t n = 0;
+
+	wl_list_for_each(mode, &output->mode_list, link)
+		n++;
+	if (!swo->manage_refresh || n == 0)
+		n = 1;
+	swo->modes = calloc(n, sizeof(*swo->modes));
+	*out = calloc(n, sizeof(**out));
+	if (!swo->modes || !*out)
+		return false;
+	if (!swo->manage_refresh || wl_list_empty(&output->mode_list)) {
+		swo->modes[0] = output->current_mode;
+	} else {
+		size_t i = 0;
+		wl_list_for_each(mode, &output->mode_list, link)
+			swo->modes[i++] = mode;
+	}
+	swo->n_modes = n;
+	*current = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct weston_mode *m = swo->modes[i];
+		/* weston_mode carries no timings, so whether a switch is
+		 * seamless cannot be known; on the outputs we are allowed
+		 * to manage (built-in panels, or the configured list) a
+		 * switch at the same resolution is taken as one: eDP
+		 * panels change their clock without a visible modeset. */
+		(*out)[i] = (struct sf_mode){
+			.width = m->width,
+			.height = m->height,
+			.refresh_mhz = (uint32_t)m->refresh,
+			.seamless = m->width == output->current_mode->width &&
+				    m->height == output->current_mode->height,
+			.preferred = m == output->native_mode,
+		};
+		if (m == output->current_mode)
+			*current = i;
+	}
+	return true;
+}
+
+static void
+output_add(struct sf_weston *sfw, struct weston_output *output)
+{
+	struct sf_weston_output *swo;
+	struct sf_mode *modes = NULL;
+	size_t current;
+
+	if (!output->enabled || !output->current_mode ||
+	    sf_weston_output_find(sfw, output))
+		return;
+	swo = zalloc(sizeof(*swo));
+	if (!swo)
+		goto oom;
+	swo->sfw = sfw;
+	swo->output = output;
+	bool internal = output_is_internal(output);
+	swo->manage_refresh = sf_config_output_selected(&sfw->config,
+							output->name,
+							internal);
+	if (swo->manage_refresh && !output->switch_mode) {
+		weston_log("stillframe: output %s: the backend cannot switch "
+			   "modes; its refresh rate stays as it is\n",
+			   output->name);
+		swo->manage_refresh = false;
+	}
+	if (!build_modes(swo, &modes, &current))
+		goto oom;
+	swo->core = sf_output_create(sfw->core, output->name, modes,
+				     swo->n_modes, current,
+				     sf_weston_now(sfw));
+	free(modes);
+	modes = NULL;
+	if (!swo->core)
+		goto oom;
+	sf_output_set_user_data(swo->core, swo);
+	pixman_region32_init(&swo->expected);
+	swo->backend_repaint = output->repaint;
+	output->repaint = repaint_hook;
+	swo->destroy_listener.notify = output_handle_destroy;
+	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
+	wl_list_insert(sfw->outputs.prev, &swo->link);
+	if (sfw->inhibitors_applied)
+		sf_output_inhibit(swo->core, sf_weston_now(sfw));
+	weston_log("stillframe: output %s: %zu mode%s%s\n", output->name,
+		   swo->n_modes, swo->n_modes == 1 ? "" : "s",
+		   swo->manage_refresh ? ", refresh managed" :
+		   internal ? "" : " (not internal: refresh left alone; "
+				   "see outputs= in [stillframe])");
+	return;
+oom:
+	weston_log("stillframe: output %s: out of memory; not managed\n",
+		   output->name);
+	if (swo)
+		free(swo->modes);
+	free(modes);
+	free(swo);
+}
+
+static void
+handle_output_created(struct wl_listener *listener, void *data)
+{
+	struct sf_weston *sfw = wl_container_of(listener, sfw,
+						output_created_listener);
+	output_add(sfw, data);
+	sf_weston_schedule_dispatch(sfw);
+}
+
+void
+sf_weston_output_init_all(struct sf_weston *sfw)
+{
+	struct weston_output *output;
+
+	wl_list_for_each(output, &sfw->compositor->output_list, link)
+		output_add(sfw, output);
+	sfw->output_created_listener.notify = handle_output_created;
+	wl_signal_add(&sfw->compositor->output_created_signal,
+		      &sfw->output_created_listener);
+}
+
+void
+sf_weston_output_finish_all(struct sf_weston *sfw)
+{
+	struct sf_weston_output *swo, *next;
+
+	wl_list_remove(&sfw->output_created_listener.link);
+	wl_list_for_each_safe(swo, next, &sfw->outputs, link)
+		output_destroy(swo);
+}

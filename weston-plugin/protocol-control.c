@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+#include <libweston/libweston.h>
+
+#include "sf-weston.h"
+#include "protocols.h"
+#include "stillframe-control-v1-server-protocol.h"
+
+/*
+ * stillframe_control_v1, the interface of stillframectl(1): status,
+ * pause/resume, administrator hints.
+ *
+ * Only clients running as the compositor's uid may use it.  A global
+ * filter hides the global from everyone else, so their registry never
+ * lists it.  libwayland keeps a single filter per display; Weston 10 sets
+ * none, so the plugin installs its own, which lets every other global
+ * through, and removes it at finish.  Should another module replace it,
+ * the check in bind still refuses strangers, with the error libwayland
+ * itself gives for binding a filtered global.
+ */
+
+#ifndef SF_VERSION
+#define SF_VERSION "unknown"
+#endif
+
+/* Room for one status line; the core's lines are shorter than 512. */
+#define STATUS_LINE_MAX 1024
+
+static bool
+client_allowed(struct wl_client *client)
+{
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+
+	wl_client_get_credentials(client, &pid, &uid, &gid);
+	return uid == getuid();
+}
+
+static bool
+control_filter(const struct wl_client *client, const struct wl_global *global,
+	       void *data)
+{
+	struct sf_weston_protocols *p = data;
+
+	if (global != p->control_global)
+		return true;
+	/* wl_client_get_credentials() takes a non-const client only. */
+	return client_allowed((struct wl_client *)client);
+}
+
+static void
+broadcast_paused(struct sf_weston_protocols *p)
+{
+	struct wl_resource *resource;
+
+	wl_resource_for_each(resource, &p->controls)
+		stillframe_control_v1_send_paused(resource, p->sfw->paused);
+}
+
+/* --- status --- */
+
+/* Cuts what the core writes into lines, one event each. */
+struct line_writer {
+	struct sf_writer writer;
+	struct wl_resource *status;
+	char line[STATUS_LINE_MAX];
+	size_t len;
+};
+
+static void
+line_writer_flush(struct line_writer *lw)
+{
+	lw->line[lw->len] = '\0';
+	stillframe_status_v1_send_line(lw->status, lw->line);
+	lw->len = 0;
+}
+
+static void
+line_writer_write(void *data, const char *text, size_t len)
+{
+	struct line_writer *lw = data;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			line_writer_flush(lw);
+		else if (lw->len < sizeof(lw->line) - 1)
+			lw->line[lw->len++] = text[i];
+	}
+}
+
+static const char *
+priority_name(enum sf_weston_priority priority)
+{
+	switch (priority) {
+	case SF_WESTON_PRIORITY_NORMAL:
+		return "normal";
+	case SF_WESTON_PRIORITY_ESSENTIAL:
+		return "essential";
+	case SF_WESTON_PRIORITY_BACKGROUND:
+		return "background";
+	}
+	return "unknown";
+}
+
+/* The plugin's own lines, after the core's: what the core cannot know. */
+static void
+write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
+{
+	struct sf_weston_surface *sws;
+
+	sf_writer_printf(w, "plugin.version %s\n", SF_VERSION);
+	sf_writer_printf(w, "policy.paused %s\n",
+			 sfw->paused ? "true" : "false");
+	sf_writer_printf(w, "policy.inhibitors %u\n", sfw->inhibitors);
+
+	wl_list_for_each(sws, &sfw->surfaces, link) {
+		const struct sf_weston_hints *h = &sws->current;
+
+		if (!sws->core)
+			continue;
+
+		uint32_t id = sf_surface_get_id(sws->core);
+		const char *output = "-";
+
+		if (sws->output)
+			output = sf_output_get_name(
+				sf_weston_output_core(sws->output));
+		sf_writer_printf(w, "surface.%u.output %s\n", id, output);
+		if (h->rate_num)
+			sf_writer_printf(w, "surface.%u.rate %u/%u\n", id,
+					 h->rate_num, h->rate_den);
+		else
+			sf_writer_printf(w, "surface.%u.rate none\n", id);
+		if (h->min_mhz || h->max_mhz)
+			sf_writer_printf(w, "surface.%u.range_mhz %u-%u\n", id,
+					 h->min_mhz, h->max_mhz);
+		else
+			sf_writer_printf(w, "surface.%u.range_mhz none\n", id);
+		sf_writer_printf(w, "surface.%u.priority %s\n", id,
+				 priority_name(h->priority));
+		sf_writer_printf(w, "surface.%u.content %s\n", id,
+				 sf_content_type_name(h->content));
+		sf_writer_printf(w, "surface.%u.throttle_us %lld\n", id,
+				 (long long)(sws->last_throttle_sent /
+					     SF_NSEC_PER_USEC));
+		sf_writer_printf(w, "surface.%u.hint_object %s\n", id,
+				 sws->hint_resource ? "true" : "false");
+	}
+}
+
+static void
+control_handle_get_status(struct wl_client *client,
+			  struct wl_resource *resource, uint32_t id)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+	struct line_writer lw = {
+		.writer = { line_writer_write, &lw },
+	};
+
+	lw.status = wl_resource_create(client, &stillframe_status_v1_interface,
+				       wl_resource_get_version(resource), id);
+	if (!lw.status) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(lw.status, NULL, NULL, NULL);
+
+	/* After finish there is nothing to report, but the client still
+	 * gets its done. */
+	if (p) {
+		struct sf_weston *sfw = p->sfw;
+
+		sf_core_write_status(sfw->core, sf_weston_now(sfw),
+				     SF_STATUS_TEXT, &lw.writer);
+		write_plugin_status(sfw, &lw.writer);
+		if (lw.len)
+			line_writer_flush(&lw);
+	}
+	stillframe_status_v1_send_done(lw.status);
+	wl_resource_destroy(lw.status);
+}
+
+/* --- pause, resume --- */
+
+static void
+set_paused(struct wl_resource *resource, bool paused)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+
+	if (!p || p->sfw->paused == paused)
+		return;
+
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+
+	wl_client_get_credentials(wl_resource_get_client(resource),
+				  &pid, &uid, &gid);
+	sf_weston_log(p->sfw, "control: %s by stillframectl (pid %d)",
+		      paused ? "paused" : "resumed", (int)pid);
+	sf_weston_set_paused(p->sfw, paused);
+	broadcast_paused(p);
+}
+
+static void
+control_handle_pause(struct wl_client *client, struct wl_resource *resource)
+{
+	set_paused(resource, true);
+}
+
+static void
+control_handle_resume(struct wl_client *client, struct wl_resource *resource)
+{
+	set_paused(resource, false);
+}
+
+/* --- administrator hints --- */
+
+static void
+control_handle_set_surface_hints(struct wl_client *client,
+				 struct wl_resource *resource,
+				 uint32_t surface_id, uint32_t rate_num,
+				 uint32_t rate_den, uint32_t min_mhz,
+				 uint32_t max_mhz, uint32_t priority)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+
+	if (!p)
+		return;
+	/* The rules of stillframe_surface_v1, with its enum values. */
+	if (rate_num != 0 && rate_den == 0) {
+		wl_resource_post_error(resource,
+			STILLFRAME_CONTROL_V1_ERROR_INVALID_HINT,
+			"content rate %u/0 has a zero denominator",
+			rate_num);
+		return;
+	}
+	if (max_mhz != 0 && min_mhz > max_mhz) {
+		wl_resource_post_error(resource,
+			STILLFRAME_CONTROL_V1_ERROR_INVALID_HINT,
+			"refresh range %u-%u mHz has its minimum above its maximum",
+			min_mhz, max_mhz);
+		return;
+	}
+	if (priority > SF_WESTON_PRIORITY_BACKGROUND) {
+		wl_resource_post_error(resource,
+			STILLFRAME_CONTROL_V1_ERROR_INVALID_HINT,
+			"%u is not a stillframe_surface_v1.priority",
+			priority);
+		return;
+	}
+
+	struct sf_weston_surface *sws =
+		sf_weston_surface_find_by_id(p->sfw, surface_id);
+
+	if (!sws) {
+		wl_resource_post_error(resource,
+			STILLFRAME_CONTROL_V1_ERROR_UNKNOWN_SURFACE,
+			"no tracked surface has id %u", surface_id);
+		return;
+	}
+
+	/* Pending, like the client's own hints: the surface's next commit
+	 * applies them, so both kinds take the same path through
+	 * surface.c and the core. */
+	struct sf_weston_pending_hints *pending = &sws->pending;
+
+	pending->hints.rate_num = rate_num;
+	pending->hints.rate_den = rate_num ? rate_den : 0;
+	pending->hints.min_mhz = min_mhz;
+	pending->hints.max_mhz = max_mhz;
+	pending->hints.priority = (enum sf_weston_priority)priority;
+	pending->rate_set = true;
+	pending->range_set = true;
+	pending->priority_set = true;
+	sf_weston_log(p->sfw,
+		      "control: surface %u (%s): hints rate %u/%u, range %u-%u mHz, priority %s set by the administrator, applied at its next commit",
+		      surface_id, sf_weston_surface_label(sws), rate_num,
+		      pending->hints.rate_den, min_mhz, max_mhz,
+		      priority_name(pending->hints.priority));
+}
+
+static void
+control_handle_destroy(struct wl_client *client, struct wl_resource *resource)
+{
+	wl_resource_destroy(resource);
+}
+
+static const struct stillframe_control_v1_interface control_impl = {
+	.destroy = control_handle_destroy,
+	.get_status = control_handle_get_status,
+	.pause = control_handle_pause,
+	.resume = control_handle_resume,
+	.set_surface_hints = control_handle_set_surface_hints,
+};
+
+static void
+bind_control(struct wl_client *client, void *data, uint32_t version,
+	     uint32_t id)
+{
+	struct sf_weston_protocols *p = data;
+
+	if (!client_allowed(client)) {
+		/* Only reached if our global filter was replaced.  Object 1
+		 * of every client is its wl_display. */
+		struct wl_resource *display = wl_client_get_object(client, 1);
+
+		if (display)
+			wl_resource_post_error(display,
+				WL_DISPLAY_ERROR_INVALID_OBJECT,
+				"stillframe_control_v1 is only for the compositor's user");
+		return;
+	}
+
+	struct wl_resource *resource = sf_weston_protocols_add_resource(
+		client, &p->controls, &stillframe_control_v1_interface,
+		&control_impl, p, version, id);
+
+	if (resource)
+		stillframe_control_v1_send_paused(resource, p->sfw->paused);
+}
+
+bool
+sf_weston_control_init(struct sf_weston_protocols *p)
+{
+	struct wl_display *display = p->sfw->compositor->wl_display;
+
+	p->control_global = wl_global_create(display,
+					     &stillframe_control_v1_interface,
+					     1, p, bind_control);
+	if (!p->control_global)
+		return false;
+	wl_display_set_global_filter(display, control_filter, p);
+	p->global_filter_set = true;
+	return true;
+}
+
+void
+sf_weston_control_finish(struct sf_weston_protocols *p)
+{
+	struct wl_display *display = p->sfw->compositor->wl_display;
+
+	if (p->global_filter_set)
+		wl_display_set_global_filter(display, NULL, NULL);
+	p->global_filter_set = false;
+	sf_weston_protocols_untrack_all(&p->controls);
+	if (p->control_global)
+		wl_global_destroy(p->control_global);
+	p->control_global = NULL;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SF_WESTON_H
+#define SF_WESTON_H
+
+/*
+ * Internal interface of the Weston plugin.  plugin.c owns struct
+ * sf_weston and ties it to the compositor; output.c, surface.c and
+ * input.c observe libweston and feed common/'s core; the protocol-*.c
+ * files implement the Wayland globals on top of the functions below.
+ * Nothing here makes a decision: common/ does.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+#include <libweston/libweston.h>
+
+#include "sf-core.h"
+
+struct sf_weston_output;
+struct sf_weston_surface;
+
+/* Explicit per-surface priority (stillframe_surface_v1.priority). */
+enum sf_weston_priority {
+	SF_WESTON_PRIORITY_NORMAL = 0,
+	SF_WESTON_PRIORITY_ESSENTIAL,	/* never held, never throttled */
+	SF_WESTON_PRIORITY_BACKGROUND,	/* throttle freely */
+};
+
+/* Hints a client sent, double-buffered: the protocol code writes
+ * `pending`, the plugin applies it on the surface's next commit. */
+struct sf_weston_hints {
+	uint32_t rate_num, rate_den;	/* 0/x: none */
+	uint32_t min_mhz, max_mhz;	/* 0,0: none */
+	enum sf_weston_priority priority;
+	enum sf_content_type content;
+};
+
+struct sf_weston_pending_hints {
+	struct sf_weston_hints hints;
+	/* Which of the fields were set since the last commit; the others
+	 * keep their current value. */
+	bool rate_set, range_set, priority_set, content_set;
+};
+
+/* An input event seen on any seat, as emitted on sf_weston.input_signal
+ * (data: struct sf_weston_input_event *). */
+struct sf_weston_input_event {
+	enum sf_input_kind kind;
+	sf_time_t time;
+	struct weston_seat *seat;
+};
+
+struct sf_weston {
+	struct weston_compositor *compositor;
+	struct sf_core *core;
+	struct sf_config config;
+	struct weston_log_scope *scope;
+	struct wl_event_source *timer;	/* sf_core_dispatch deadline */
+	sf_time_t timer_deadline;
+
+	struct wl_list outputs;		/* sf_weston_output.link */
+	struct wl_list surfaces;	/* sf_weston_surface.link */
+	struct wl_list seats;		/* internal, input.c */
+
+	bool paused;			/* stillframectl pause */
+	uint32_t inhibitors;		/* our idle inhibitors, all outputs */
+	bool inhibitors_applied;	/* outputs are inhibited in the core */
+
+	/* Emitted for every input event after the core saw it. */
+	struct wl_signal input_signal;
+	/* Emitted when a surface's tracking goes away
+	 * (data: struct sf_weston_surface *). */
+	struct wl_signal surface_destroy_signal;
+
+	struct wl_listener compositor_destroy_listener;
+	struct wl_listener create_surface_listener;
+	struct wl_listener output_created_listener;
+	struct wl_listener output_destroyed_listener;
+	struct wl_listener seat_created_listener;
+
+	void *protocols;		/* protocol-*.c state */
+};
+
+struct sf_weston_surface {
+	struct sf_weston *sfw;
+	struct weston_surface *surface;
+	struct sf_surface *core;
+	struct wl_list link;		/* sf_weston.surfaces */
+
+	struct sf_weston_pending_hints pending;
+	struct sf_weston_hints current;
+	/* The stillframe_surface_v1 resource, if any, for the throttled
+	 * event; set and cleared by protocol-hints.c. */
+	struct wl_resource *hint_resource;
+	/* The wp_content_type_v1 resource, if any, so that a surface gets
+	 * at most one; set and cleared by protocol-hints.c. */
+	struct wl_resource *content_type_resource;
+	sf_time_t last_throttle_sent;	/* interval last announced */
+
+	/* Frame callbacks held back by throttling, and when to release. */
+	struct wl_list held_callbacks;	/* wl_resource links */
+	struct wl_event_source *release_timer;
+	sf_time_t next_release;
+
+	struct sf_weston_output *output;
+	double visible_fraction;
+	bool label_set;
+
+	struct wl_listener commit_listener;
+	struct wl_listener destroy_listener;
+};
+
+/* --- plugin.c --- */
+
+/* The plugin's state of a compositor, or NULL if not loaded. */
+struct sf_weston *
+sf_weston_from_compositor(struct weston_compositor *compositor);
+
+/* The core's log hook: the "stillframe" log scope, errors also to the
+ * main log. */
+void
+sf_weston_core_log(void *data, enum sf_log_level level, const char *message);
+
+/* Follows the compositor's idle_inhibit count into the core. */
+void
+sf_weston_sync_idle_inhibit(struct sf_weston *sfw);
+
+/* The compositor's presentation clock, as the core's time. */
+sf_time_t
+sf_weston_now(const struct sf_weston *sfw);
+
+/* Re-arms the dispatch timer at the core's next deadline. */
+void
+sf_weston_schedule_dispatch(struct sf_weston *sfw);
+
+/* stillframectl pause/resume: paused, the core restores the user's
+ * settings and stops acting; resumed, it starts from ACTIVE. */
+void
+sf_weston_set_paused(struct sf_weston *sfw, bool paused);
+
+/* Log scope printf, with a timestamp; cheap when nobody listens. */
+void
+sf_weston_log(struct sf_weston *sfw, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* --- surface.c --- */
+
+/* The tracking of a weston_surface, created on demand; NULL only on
+ * allocation failure. */
+struct sf_weston_surface *
+sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface);
+
+/* Existing tracking or NULL. */
+struct sf_weston_surface *
+sf_weston_surface_find(struct sf_weston *sfw, struct weston_surface *surface);
+
+struct sf_weston_surface *
+sf_weston_surface_find_by_id(struct sf_weston *sfw, uint32_t id);
+
+void
+sf_weston_surface_init_all(struct sf_weston *sfw);
+
+void
+sf_weston_surface_finish_all(struct sf_weston *sfw);
+
+/* A label for logs and status: app_id, else title, else "surface N". */
+const char *
+sf_weston_surface_label(const struct sf_weston_surface *sws);
+
+/* --- output.c --- */
+
+void
+sf_weston_output_init_all(struct sf_weston *sfw);
+
+void
+sf_weston_output_finish_all(struct sf_weston *sfw);
+
+struct sf_weston_output *
+sf_weston_output_find(struct sf_weston *sfw, struct weston_output *output);
+
+struct sf_output *
+sf_weston_output_core(struct sf_weston_output *swo);
+
+/* Pointer motion, a view change: the next repaint of every output must
+ * paint.  `force` holds enum sf_repaint_force bits. */
+void
+sf_weston_output_force_all(struct sf_weston *sfw, uint32_t force);
+
+/* Holds every output above DIM (or releases them). */
+void
+sf_weston_output_set_inhibited(struct sf_weston *sfw, bool inhibited);
+
+/* A tracked surface committed inside `global` (compositor coordinates):
+ * damage there may be held; damage anywhere else always paints. */
+void
+sf_weston_output_expect_damage(struct sf_weston *sfw,
+			       pixman_region32_t *global);
+
+extern const struct sf_core_interface sf_weston_core_interface;
+
+/* --- input.c --- */
+
+void
+sf_weston_input_init(struct sf_weston *sfw);
+
+void
+sf_weston_input_finish(struct sf_weston *sfw);
+
+/* --- protocol-*.c --- */
+
+/* Creates the globals (stillframe_manager_v1, stillframe_control_v1,
+ * wp_content_type_manager_v1, zwp_idle_inhibit_manager_v1,
+ * ext_idle_notifier_v1).  Returns false and logs on failure. */
+bool
+sf_weston_protocols_init(struct sf_weston *sfw);
+
+void
+sf_weston_protocols_finish(struct sf_weston *sfw);
+
+/* Tells the client of `sws` (if it bound stillframe_surface_v1) that
+ * its frame callbacks are throttled to `interval` (0: not any more).
+ * The caller sends only changes and keeps sws->last_throttle_sent; a
+ * stillframe_surface_v1 created later is told that value. */
+void
+sf_weston_protocols_send_throttled(struct sf_weston_surface *sws,
+				   sf_time_t interval);
+
+/* --- idle inhibition (plugin.c) --- */
+
+/* An idle inhibitor on `surface` became active or went away.  Counted
+ * into the compositor's own idle_inhibit too, so Weston's idle-time and
+ * stillframe's stages are held back alike. */
+void
+sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface);
+
+void
+sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface);
+
+#endif /* SF_WESTON_H */

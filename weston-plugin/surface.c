@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Surfaces: every weston_surface gets an sf_surface in the core.  Each
+ * commit is reported with its damage (and, for small damage in shm
+ * buffers, a hash of the damaged pixels, so identical commits and
+ * two-state blinks can be told apart); hints are applied; frame
+ * callbacks of throttled surfaces are held and released at the
+ * throttled rate.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libweston/zalloc.h>
+#include <libweston-desktop/libweston-desktop.h>
+
+#include "sf-weston.h"
+
+#define MAX_BOXES 16
+
+static void
+surface_handle_commit(struct wl_listener *listener, void *data);
+static void
+surface_handle_destroy(struct wl_listener *listener, void *data);
+
+struct sf_weston_surface *
+sf_weston_surface_find(struct sf_weston *sfw, struct weston_surface *surface)
+{
+	struct wl_listener *l = wl_signal_get(&surface->destroy_signal,
+					      surface_handle_destroy);
+	struct sf_weston_surface *sws;
+	(void)sfw;
+
+	if (!l)
+		return NULL;
+	return wl_container_of(l, sws, destroy_listener);
+}
+
+struct sf_weston_surface *
+sf_weston_surface_find_by_id(struct sf_weston *sfw, uint32_t id)
+{
+	struct sf_weston_surface *sws;
+
+	wl_list_for_each(sws, &sfw->surfaces, link)
+		if (sf_surface_get_id(sws->core) == id)
+			return sws;
+	return NULL;
+}
+
+struct sf_weston_surface *
+sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface)
+{
+	struct sf_weston_surface *sws = sf_weston_surface_find(sfw, surface);
+
+	if (sws)
+		return sws;
+	sws = zalloc(sizeof(*sws));
+	if (!sws)
+		return NULL;
+	sws->core = sf_surface_create(sfw->core, surface->width,
+				      surface->height, sf_weston_now(sfw));
+	if (!sws->core) {
+		free(sws);
+		return NULL;
+	}
+	sws->sfw = sfw;
+	sws->surface = surface;
+	wl_list_init(&sws->held_callbacks);
+	sws->current.rate_den = 1;
+	sws->pending.hints = sws->current;
+	sws->commit_listener.notify = surface_handle_commit;
+	wl_signal_add(&surface->commit_signal, &sws->commit_listener);
+	sws->destroy_listener.notify = surface_handle_destroy;
+	wl_signal_add(&surface->destroy_signal, &sws->destroy_listener);
+	wl_list_insert(&sfw->surfaces, &sws->link);
+	return sws;
+}
+
+const char *
+sf_weston_surface_label(const struct sf_weston_surface *sws)
+{
+	static char fallback[32];
+
+	if (!sws)
+		return "(untracked)";
+	struct weston_desktop_surface *ds =
+		weston_surface_get_desktop_surface(sws->surface);
+	const char *s = ds ? weston_desktop_surface_get_app_id(ds) : NULL;
+	if (!s || !*s)
+		s = ds ? weston_desktop_surface_get_title(ds) : NULL;
+	if (!s || !*s)
+		s = sws->surface->role_name;
+	if (s && *s)
+		return s;
+	snprintf(fallback, sizeof(fallback), "surface %u",
+		 sf_surface_get_id(sws->core));
+	return fallback;
+}
+
+/* --- frame-callback throttling --- */
+
+static void
+release_callbacks(struct sf_weston_surface *sws, sf_time_t now)
+{
+	struct wl_resource *cb, *next;
+	uint32_t msec = (uint32_t)(now / SF_NSEC_PER_MSEC);
+
+	wl_resource_for_each_safe(cb, next, &sws->held_callbacks) {
+		wl_callback_send_done(cb, msec);
+		wl_resource_destroy(cb);	/* unlinks it */
+	}
+	sws->next_release = now;
+}
+
+static int
+handle_release_timer(void *data)
+{
+	struct sf_weston_surface *sws = data;
+
+	release_callbacks(sws, sf_weston_now(sws->sfw));
+	return 0;
+}
+
+static void
+announce_throttle(struct sf_weston_surface *sws, sf_time_t interval)
+{
+	if (interval == sws->last_throttle_sent)
+		return;
+	sws->last_throttle_sent = interval;
+	sf_weston_log(sws->sfw, "surface %u (%s): frame callbacks %s %.0f ms",
+		      sf_surface_get_id(sws->core),
+		      sf_weston_surface_label(sws),
+		      interval ? "throttled to" : "no longer throttled,",
+		      (double)interval / SF_NSEC_PER_MSEC);
+	sf_weston_protocols_send_throttled(sws, interval);
+}
+
+/* Called after the commit reached the core: the new frame callbacks are
+ * already on surface->frame_callback_list, where the next repaint would
+ * answer them; a throttled surface gets them answered no sooner than one
+ * interval after the last release. */
+static void
+throttle_frame_callbacks(struct sf_weston_surface *sws, sf_time_t now)
+{
+	struct weston_surface *surface = sws->surface;
+	sf_time_t interval = sf_surface_get_frame_interval(sws->core, now);
+
+	announce_throttle(sws, interval);
+	if (interval == 0) {
+		if (!wl_list_empty(&sws->held_callbacks))
+			release_callbacks(sws, now);
+		return;
+	}
+	if (wl_list_empty(&surface->frame_callback_list))
+		return;
+	sf_time_t due = sws->next_release + interval;
+	if (due <= now && wl_list_empty(&sws->held_callbacks)) {
+		sws->next_release = now;	/* answered by this repaint */
+		return;
+	}
+	wl_list_insert_list(sws->held_callbacks.prev,
+			    &surface->frame_callback_list);
+	wl_list_init(&surface->frame_callback_list);
+	sf_surface_count_throttled_frame(sws->core);
+	if (!sws->release_timer)
+		sws->release_timer = wl_event_loop_add_timer(
+			wl_display_get_event_loop(
+				surface->compositor->wl_display),
+			handle_release_timer, sws);
+	if (!sws->release_timer) {
+		release_callbacks(sws, now);	/* never hold without one */
+		return;
+	}
+	sf_time_t wait = due > now ? due - now : 0;
+	wl_event_source_timer_update(sws->release_timer,
+				     (int)(wait / SF_NSEC_PER_MSEC) + 1);
+}
+
+/* --- commits --- */
+
+static uint64_t
+fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Hash of the damaged pixels, when the buffer is shm, mapped one to one
+ * onto the surface, and the damage is small enough to be worth it. */
+static bool
+hash_damage(struct sf_weston_surface *sws, const pixman_box32_t *boxes,
+	    int n, int64_t area, uint64_t *out)
+{
+	struct weston_surface *surface = sws->surface;
+	struct weston_buffer *buffer = surface->buffer_ref.buffer;
+	const struct weston_buffer_viewport *vp = &surface->buffer_viewport;
+
+	if (area <= 0 || area > sws->sfw->config.hash_max_area_px || !buffer ||
+	    !buffer->resource)
+		return false;
+	if (vp->buffer.transform != WL_OUTPUT_TRANSFORM_NORMAL ||
+	    vp->buffer.scale != 1 || vp->buffer.src_width != wl_fixed_from_int(-1) ||
+	    vp->surface.width != -1)
+		return false;
+	struct wl_shm_buffer *shm = wl_shm_buffer_get(buffer->resource);
+	if (!shm)
+		return false;
+	int bpp;
+	switch (wl_shm_buffer_get_format(shm)) {
+	case WL_SHM_FORMAT_ARGB8888:
+	case WL_SHM_FORMAT_XRGB8888:
+	case WL_SHM_FORMAT_ABGR8888:
+	case WL_SHM_FORMAT_XBGR8888:
+		bpp = 4;
+		break;
+	case WL_SHM_FORMAT_RGB565:
+		bpp = 2;
+		break;
+	default:
+		return false;
+	}
+	int32_t w = wl_shm_buffer_get_width(shm);
+	int32_t h = wl_shm_buffer_get_height(shm);
+	int32_t stride = wl_shm_buffer_get_stride(shm);
+	uint64_t hash = 0xcbf29ce484222325ull;
+
+	wl_shm_buffer_begin_access(shm);
+	const uint8_t *pixels = wl_shm_buffer_get_data(shm);
+	for (int i = 0; i < n; i++) {
+		int32_t x1 = boxes[i].x1 < 0 ? 0 : boxes[i].x1;
+		int32_t y1 = boxes[i].y1 < 0 ? 0 : boxes[i].y1;
+		int32_t x2 = boxes[i].x2 > w ? w : boxes[i].x2;
+		int32_t y2 = boxes[i].y2 > h ? h : boxes[i].y2;
+		for (int32_t y = y1; y < y2 && x2 > x1; y++)
+			hash = fnv1a(hash, pixels + (size_t)y * stride +
+						   (size_t)x1 * bpp,
+				     (size_t)(x2 - x1) * bpp);
+	}
+	wl_shm_buffer_end_access(shm);
+	*out = hash;
+	return true;
+}
+
+static void
+apply_hints(struct sf_weston_surface *sws, sf_time_t now)
+{
+	struct sf_weston_pending_hints *p = &sws->pending;
+	struct sf_weston_hints *c = &sws->current;
+
+	if (p->rate_set) {
+		c->rate_num = p->hints.rate_num;
+		c->rate_den = p->hints.rate_den;
+		sf_surface_set_content_rate(sws->core, c->rate_num,
+					    c->rate_den ? c->rate_den : 1, now);
+	}
+	if (p->range_set) {
+		c->min_mhz = p->hints.min_mhz;
+		c->max_mhz = p->hints.max_mhz;
+		sf_surface_set_rate_range(sws->core, c->min_mhz, c->max_mhz,
+					  now);
+	}
+	if (p->priority_set) {
+		c->priority = p->hints.priority;
+		sf_surface_set_priority(sws->core,
+					(enum sf_priority)c->priority, now);
+	}
+	if (p->content_set) {
+		c->content = p->hints.content;
+		sf_surface_set_content_type(sws->core, c->content, now);
+	}
+	if (p->rate_set || p->range_set || p->priority_set || p->content_set)
+		sf_weston_log(sws->sfw, "surface %u (%s): hints rate %u/%u "
+			      "range %u-%u mHz priority %d content %s",
+			      sf_surface_get_id(sws->core),
+			      sf_weston_surface_label(sws), c->rate_num,
+			      c->rate_den, c->min_mhz, c->max_mhz,
+			      (int)c->priority,
+			      sf_content_type_name(c->content));
+	p->rate_set = p->range_set = p->priority_set = p->content_set = false;
+}
+
+/* Which output the surface is mostly on, and how much of it it covers. */
+static void
+update_placement(struct sf_weston_surface *sws, sf_time_t now)
+{
+	struct weston_surface *surface = sws->surface;
+	struct weston_output *output = surface->output;
+	struct sf_weston_output *swo = NULL;
+	double fraction = 0;
+
+	if (output && weston_surface_is_mapped(surface))
+		swo = sf_weston_output_find(sws->sfw, output);
+	if (swo) {
+		double area = (double)output->width * output->height;
+		double covered = 0;
+		struct weston_view *view;
+		wl_list_for_each(view, &surface->views, surface_link) {
+			if (!weston_view_is_mapped(view))
+				continue;
+			pixman_region32_t r;
+			pixman_region32_init(&r);
+			pixman_region32_intersect(&r,
+						  &view->transform.boundingbox,
+						  &output->region);
+			pixman_box32_t *e = pixman_region32_extents(&r);
+			covered += (double)(e->x2 - e->x1) * (e->y2 - e->y1) *
+				   view->alpha;
+			pixman_region32_fini(&r);
+		}
+		fraction = area > 0 ? covered / area : 0;
+		if (fraction > 1)
+			fraction = 1;
+	}
+	if (swo == sws->output && fraction == sws->visible_fraction)
+		return;
+	sws->output = swo;
+	sws->visible_fraction = fraction;
+	sf_surface_set_output(sws->core, swo ? sf_weston_output_core(swo) :
+					       NULL,
+			      fraction, now);
+}
+
+static void
+expect_damage(struct sf_weston_surface *sws)
+{
+	struct weston_view *view;
+
+	wl_list_for_each(view, &sws->surface->views, surface_link)
+		sf_weston_output_expect_damage(sws->sfw,
+					       &view->transform.boundingbox);
+}
+
+static void
+surface_handle_commit(struct wl_listener *listener, void *data)
+{
+	struct sf_weston_surface *sws = wl_container_of(listener, sws,
+							commit_listener);
+	struct weston_surface *surface = sws->surface;
+	sf_time_t now = sf_weston_now(sws->sfw);
+	(void)data;
+
+	if (!sws->label_set && weston_surface_get_desktop_surface(surface)) {
+		sf_surface_set_label(sws->core, sf_weston_surface_label(sws));
+		sws->label_set = true;
+	}
+	apply_hints(sws, now);
+	sf_surface_set_size(sws->core, surface->width, surface->height);
+	update_placement(sws, now);
+
+	int n = 0;
+	pixman_box32_t *rects = pixman_region32_rectangles(&surface->damage,
+							   &n);
+	struct sf_box boxes[MAX_BOXES];
+	int64_t area = 0;
+	uint32_t n_boxes;
+	for (int i = 0; i < n; i++)
+		area += (int64_t)(rects[i].x2 - rects[i].x1) *
+			(rects[i].y2 - rects[i].y1);
+	if (n <= MAX_BOXES) {
+		for (int i = 0; i < n; i++)
+			boxes[i] = (struct sf_box){ rects[i].x1, rects[i].y1,
+						    rects[i].x2, rects[i].y2 };
+		n_boxes = (uint32_t)n;
+	} else {
+		pixman_box32_t *e = pixman_region32_extents(&surface->damage);
+		boxes[0] = (struct sf_box){ e->x1, e->y1, e->x2, e->y2 };
+		n_boxes = 1;
+	}
+	struct sf_commit_desc commit = {
+		.time = now,
+		.boxes = boxes,
+		.n_boxes = n_boxes,
+	};
+	commit.has_hash = hash_damage(sws, rects, n, area, &commit.hash);
+	if (n > 0)
+		expect_damage(sws);
+	sf_surface_commit(sws->core, &commit);
+	throttle_frame_callbacks(sws, now);
+	sf_weston_schedule_dispatch(sws->sfw);
+}
+
+static void
+surface_destroy(struct sf_weston_surface *sws)
+{
+	struct wl_resource *cb, *next;
+
+	wl_signal_emit(&sws->sfw->surface_destroy_signal, sws);
+	/* Held callbacks die with their surface, as Weston's own do. */
+	wl_resource_for_each_safe(cb, next, &sws->held_callbacks)
+		wl_resource_destroy(cb);
+	if (sws->release_timer)
+		wl_event_source_remove(sws->release_timer);
+	sf_surface_destroy(sws->core);
+	wl_list_remove(&sws->commit_listener.link);
+	wl_list_remove(&sws->destroy_listener.link);
+	wl_list_remove(&sws->link);
+	free(sws);
+}
+
+static void
+surface_handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct sf_weston_surface *sws = wl_container_of(listener, sws,
+							destroy_listener);
+	(void)data;
+	surface_destroy(sws);
+}
+
+void
+sf_weston_surface_init_all(struct sf_weston *sfw)
+{
+	struct weston_view *view;
+
+	/* Surfaces made before we were loaded (rare: modules load before
+	 * clients connect) are tracked from their views. */
+	wl_list_for_each(view, &sfw->compositor->view_list, link)
+		sf_weston_surface_get(sfw, view->surface);
+}
+
+void
+sf_weston_surface_finish_all(struct sf_weston *sfw)
+{
+	struct sf_weston_surface *sws, *next;
+
+	wl_list_for_each_safe(sws, next, &sfw->surfaces, link) {
+		/* Answer held callbacks so clients are not left waiting. */
+		release_callbacks(sws, sf_weston_now(sfw));
+		surface_destroy(sws);
+	}
+}
