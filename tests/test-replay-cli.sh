@@ -6,18 +6,7 @@ replay=$1
 srcdir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "1..9"
 
@@ -58,4 +47,4 @@ check $? "a missing file is reported"
 	grep -q 'low-refresh (timeout)' "$tmp/blink" && grep -q 'blinking' "$tmp/blink"
 check $? "options change decisions and verbose logs say why"
 
-exit $failed
+tap_exit

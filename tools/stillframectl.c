@@ -1,0 +1,1144 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <wayland-client.h>
+
+#include "stillframe-control-v1-client-protocol.h"
+#include "stillframe-v1-client-protocol.h"	/* the priority enum */
+
+/* stillframectl: looks at and steers the stillframe plugin of a running
+ * Weston through stillframe_control_v1. */
+
+#ifndef SF_VERSION
+#define SF_VERSION "unknown"
+#endif
+
+#define EXIT_USAGE 2
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stillframectl [--help | --version] COMMAND [ARGS]\n"
+		"Looks at and steers stillframe inside the Wayland compositor of\n"
+		"$WAYLAND_DISPLAY.\n"
+		"\n"
+		"commands:\n"
+		"  status [--json]        print the status counters\n"
+		"  top [--interval S] [--count N] [--json]\n"
+		"                         print each surface's wakeups per second\n"
+		"                         every S seconds (default 1), N times\n"
+		"  pause                  put back the user's settings and stop acting\n"
+		"  resume                 act again\n"
+		"  hint SURFACE-ID [--rate NUM[/DEN]] [--range MIN-MAX]\n"
+		"       [--priority normal|essential|background]\n"
+		"                         set a surface's hints (refresh in Hz);\n"
+		"                         hints not given are withdrawn\n"
+		"  hint SURFACE-ID --clear\n"
+		"                         withdraw every hint of the surface\n");
+}
+
+static int
+usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("stillframectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'stillframectl --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* --- what libwayland says --- */
+
+/* libwayland-client reports errors through its log handler; keep the
+ * last message for our own, single, error line instead. */
+static char wayland_message[512];
+
+static void
+wayland_log(const char *fmt, va_list ap)
+{
+	vsnprintf(wayland_message, sizeof(wayland_message), fmt, ap);
+	size_t len = strlen(wayland_message);
+
+	while (len && wayland_message[len - 1] == '\n')
+		wayland_message[--len] = '\0';
+}
+
+/* --- the connection --- */
+
+struct ctl {
+	const char *socket;		/* for messages */
+	struct wl_display *display;
+	struct wl_registry *registry;
+	struct stillframe_control_v1 *control;
+	bool paused;
+	bool have_paused;
+	uint32_t hint_surface;		/* for an unknown_surface error */
+};
+
+static void
+control_handle_paused(void *data, struct stillframe_control_v1 *control,
+		      uint32_t paused)
+{
+	struct ctl *ctl = data;
+
+	ctl->paused = paused != 0;
+	ctl->have_paused = true;
+}
+
+static const struct stillframe_control_v1_listener control_listener = {
+	.paused = control_handle_paused,
+};
+
+static void
+registry_handle_global(void *data, struct wl_registry *registry,
+		       uint32_t name, const char *interface, uint32_t version)
+{
+	struct ctl *ctl = data;
+
+	if (ctl->control ||
+	    strcmp(interface, stillframe_control_v1_interface.name) != 0)
+		return;
+	ctl->control = wl_registry_bind(registry, name,
+					&stillframe_control_v1_interface, 1);
+	stillframe_control_v1_add_listener(ctl->control, &control_listener,
+					   ctl);
+}
+
+static void
+registry_handle_global_remove(void *data, struct wl_registry *registry,
+			      uint32_t name)
+{
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = registry_handle_global,
+	.global_remove = registry_handle_global_remove,
+};
+
+/* After a failed dispatch: says why, returns the exit status. */
+static int
+connection_error(struct ctl *ctl)
+{
+	int err = wl_display_get_error(ctl->display);
+
+	if (err != EPROTO) {
+		fprintf(stderr,
+			"stillframectl: lost the connection to the compositor at %s: %s\n",
+			ctl->socket, strerror(err));
+		return 1;
+	}
+
+	const struct wl_interface *interface = NULL;
+	uint32_t id = 0;
+	uint32_t code = wl_display_get_protocol_error(ctl->display, &interface,
+						      &id);
+
+	if (interface == &stillframe_control_v1_interface &&
+	    code == STILLFRAME_CONTROL_V1_ERROR_UNKNOWN_SURFACE) {
+		fprintf(stderr,
+			"stillframectl: no tracked surface has id %u (see 'stillframectl status')\n",
+			ctl->hint_surface);
+		return 1;
+	}
+	fprintf(stderr, "stillframectl: the compositor refused a request");
+	if (wayland_message[0])
+		fprintf(stderr, ": %s", wayland_message);
+	else
+		fprintf(stderr, ": error %u on %s@%u", code,
+			interface ? interface->name : "?", id);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int
+ctl_connect(struct ctl *ctl)
+{
+	const char *name = getenv("WAYLAND_DISPLAY");
+
+	*ctl = (struct ctl){ .socket = name ? name : "wayland-0" };
+	wl_log_set_handler_client(wayland_log);
+	ctl->display = wl_display_connect(NULL);
+	if (!ctl->display) {
+		int err = errno;
+
+		fprintf(stderr,
+			"stillframectl: no Wayland compositor at %s%s: %s\n",
+			ctl->socket,
+			name ? "" : " (WAYLAND_DISPLAY is not set)",
+			wayland_message[0] ? wayland_message : strerror(err));
+		return 1;
+	}
+	ctl->registry = wl_display_get_registry(ctl->display);
+	wl_registry_add_listener(ctl->registry, &registry_listener, ctl);
+	/* The first round trip lists the globals, the second brings the
+	 * paused event sent on bind. */
+	if (wl_display_roundtrip(ctl->display) < 0)
+		return connection_error(ctl);
+	if (!ctl->control) {
+		fprintf(stderr,
+			"stillframectl: the compositor at %s does not offer stillframe_control_v1: "
+			"is weston running with modules=stillframe.so? "
+			"(It is offered only to the compositor's own user.)\n",
+			ctl->socket);
+		return 1;
+	}
+	if (wl_display_roundtrip(ctl->display) < 0)
+		return connection_error(ctl);
+	return 0;
+}
+
+static void
+ctl_disconnect(struct ctl *ctl)
+{
+	if (ctl->control)
+		stillframe_control_v1_destroy(ctl->control);
+	if (ctl->registry)
+		wl_registry_destroy(ctl->registry);
+	if (ctl->display) {
+		wl_display_flush(ctl->display);
+		wl_display_disconnect(ctl->display);
+	}
+}
+
+/* --- a status report --- */
+
+struct pair {
+	char *key;
+	char *value;
+};
+
+struct pairs {
+	struct pair *v;
+	size_t n, cap;
+};
+
+struct surface_entry {
+	uint32_t id;
+	struct pairs fields;
+};
+
+struct status {
+	char **lines;
+	size_t n_lines, cap_lines;
+	bool done;
+	bool out_of_memory;
+
+	struct pairs flat;		/* every line but the surfaces' */
+	struct surface_entry *surfaces;
+	size_t n_surfaces, cap_surfaces;
+};
+
+static bool
+grow(void **array, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return true;
+
+	size_t new_cap = *cap ? *cap * 2 : 16;
+	void *p = realloc(*array, new_cap * size);
+
+	if (!p)
+		return false;
+	*array = p;
+	*cap = new_cap;
+	return true;
+}
+
+static bool
+pairs_add(struct pairs *pairs, const char *key, size_t key_len,
+	  const char *value, size_t value_len)
+{
+	if (!grow((void **)&pairs->v, &pairs->cap, pairs->n,
+		  sizeof(*pairs->v)))
+		return false;
+
+	struct pair *pair = &pairs->v[pairs->n];
+
+	pair->key = strndup(key, key_len);
+	pair->value = strndup(value, value_len);
+	if (!pair->key || !pair->value) {
+		free(pair->key);
+		free(pair->value);
+		return false;
+	}
+	pairs->n++;
+	return true;
+}
+
+static const char *
+pairs_get(const struct pairs *pairs, const char *key)
+{
+	for (size_t i = 0; i < pairs->n; i++)
+		if (strcmp(pairs->v[i].key, key) == 0)
+			return pairs->v[i].value;
+	return NULL;
+}
+
+static void
+pairs_free(struct pairs *pairs)
+{
+	for (size_t i = 0; i < pairs->n; i++) {
+		free(pairs->v[i].key);
+		free(pairs->v[i].value);
+	}
+	free(pairs->v);
+	*pairs = (struct pairs){ 0 };
+}
+
+static void
+status_free(struct status *st)
+{
+	for (size_t i = 0; i < st->n_lines; i++)
+		free(st->lines[i]);
+	free(st->lines);
+	pairs_free(&st->flat);
+	for (size_t i = 0; i < st->n_surfaces; i++)
+		pairs_free(&st->surfaces[i].fields);
+	free(st->surfaces);
+	*st = (struct status){ 0 };
+}
+
+static struct surface_entry *
+status_surface(struct status *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->n_surfaces; i++)
+		if (st->surfaces[i].id == id)
+			return &st->surfaces[i];
+	if (!grow((void **)&st->surfaces, &st->cap_surfaces, st->n_surfaces,
+		  sizeof(*st->surfaces)))
+		return NULL;
+
+	struct surface_entry *entry = &st->surfaces[st->n_surfaces++];
+
+	*entry = (struct surface_entry){ .id = id };
+	return entry;
+}
+
+/* "surface.N" gives 1, "surface.N.sub" gives 2 with *sub set, anything
+ * else 0. */
+static int
+parse_surface_key(const char *key, uint32_t *id, const char **sub)
+{
+	static const char prefix[] = "surface.";
+	const char *p = key + sizeof(prefix) - 1;
+	uint64_t value = 0;
+
+	if (strncmp(key, prefix, sizeof(prefix) - 1) != 0 ||
+	    *p < '0' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		value = value * 10 + (uint64_t)(*p - '0');
+		if (value > UINT32_MAX)
+			return 0;
+	}
+	*id = (uint32_t)value;
+	if (*p == '\0')
+		return 1;
+	if (*p == '.' && p[1] != '\0') {
+		*sub = p + 1;
+		return 2;
+	}
+	return 0;
+}
+
+/* "class=static commits=3 ... label=some text": label takes the rest of
+ * the line, as it may hold spaces. */
+static bool
+parse_surface_fields(struct pairs *fields, const char *value)
+{
+	const char *p = value;
+
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (strncmp(p, "label=", 6) == 0)
+			return pairs_add(fields, "label", 5, p + 6,
+					 strlen(p + 6));
+
+		const char *end = strchr(p, ' ');
+		const char *eq = memchr(p, '=', end ? (size_t)(end - p)
+						    : strlen(p));
+
+		if (!end)
+			end = p + strlen(p);
+		if (eq && !pairs_add(fields, p, (size_t)(eq - p), eq + 1,
+				     (size_t)(end - eq - 1)))
+			return false;
+		p = end;
+	}
+	return true;
+}
+
+static bool
+status_parse_line(struct status *st, const char *line)
+{
+	const char *space = strchr(line, ' ');
+	size_t key_len = space ? (size_t)(space - line) : strlen(line);
+	const char *value = space ? space + 1 : "";
+	char *key = strndup(line, key_len);
+	const char *sub = NULL;
+	uint32_t id;
+	bool ok = true;
+
+	if (!key)
+		return false;
+	switch (parse_surface_key(key, &id, &sub)) {
+	case 1: {
+		struct surface_entry *entry = status_surface(st, id);
+
+		ok = entry && parse_surface_fields(&entry->fields, value);
+		break;
+	}
+	case 2: {
+		struct surface_entry *entry = status_surface(st, id);
+
+		ok = entry && pairs_add(&entry->fields, sub, strlen(sub),
+					value, strlen(value));
+		break;
+	}
+	default:
+		ok = pairs_add(&st->flat, key, key_len, value, strlen(value));
+		break;
+	}
+	free(key);
+	return ok;
+}
+
+static void
+status_handle_line(void *data, struct stillframe_status_v1 *status,
+		   const char *text)
+{
+	struct status *st = data;
+	char *line = strdup(text);
+
+	if (!line || !grow((void **)&st->lines, &st->cap_lines, st->n_lines,
+			   sizeof(*st->lines))) {
+		free(line);
+		st->out_of_memory = true;
+		return;
+	}
+	st->lines[st->n_lines++] = line;
+}
+
+static void
+status_handle_done(void *data, struct stillframe_status_v1 *status)
+{
+	struct status *st = data;
+
+	st->done = true;
+	stillframe_status_v1_destroy(status);
+}
+
+static const struct stillframe_status_v1_listener status_listener = {
+	.line = status_handle_line,
+	.done = status_handle_done,
+};
+
+static int
+fetch_status(struct ctl *ctl, struct status *st)
+{
+	struct stillframe_status_v1 *status =
+		stillframe_control_v1_get_status(ctl->control);
+
+	*st = (struct status){ 0 };
+	stillframe_status_v1_add_listener(status, &status_listener, st);
+	while (!st->done)
+		if (wl_display_dispatch(ctl->display) < 0)
+			return connection_error(ctl);
+	for (size_t i = 0; i < st->n_lines && !st->out_of_memory; i++)
+		if (!status_parse_line(st, st->lines[i]))
+			st->out_of_memory = true;
+	if (st->out_of_memory) {
+		fprintf(stderr, "stillframectl: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* --- JSON --- */
+
+static void
+json_string(const char *s)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", stdout); break;
+		case '\\': fputs("\\\\", stdout); break;
+		case '\n': fputs("\\n", stdout); break;
+		case '\t': fputs("\\t", stdout); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				printf("\\u%04x", *p);
+			else
+				putchar(*p);
+			break;
+		}
+	}
+	putchar('"');
+}
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A JSON number, exactly as the grammar has it (so no "007", "inf"). */
+static bool
+is_json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (is_digit(*s))
+		while (is_digit(*s))
+			s++;
+	else
+		return false;
+	if (*s == '.') {
+		s++;
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+	}
+	return *s == '\0';
+}
+
+/* Numbers and booleans stay what they are; labels are always text. */
+static void
+json_value(const char *key, const char *value)
+{
+	bool text = strcmp(key, "label") == 0;
+
+	if (!text && (is_json_number(value) || strcmp(value, "true") == 0 ||
+		      strcmp(value, "false") == 0))
+		fputs(value, stdout);
+	else
+		json_string(value);
+}
+
+static void
+json_members(const struct pairs *pairs, bool *first)
+{
+	for (size_t i = 0; i < pairs->n; i++) {
+		if (!*first)
+			fputs(", ", stdout);
+		*first = false;
+		json_string(pairs->v[i].key);
+		fputs(": ", stdout);
+		json_value(pairs->v[i].key, pairs->v[i].value);
+	}
+}
+
+static void
+print_status_json(const struct status *st)
+{
+	bool first = true;
+
+	putchar('{');
+	json_members(&st->flat, &first);
+	if (!first)
+		fputs(", ", stdout);
+	fputs("\"surfaces\": [", stdout);
+	for (size_t i = 0; i < st->n_surfaces; i++) {
+		const struct surface_entry *entry = &st->surfaces[i];
+		bool first_field = false;
+
+		printf("%s{\"id\": %u", i ? ", " : "", entry->id);
+		json_members(&entry->fields, &first_field);
+		putchar('}');
+	}
+	fputs("]}\n", stdout);
+}
+
+/* --- commands --- */
+
+static int
+cmd_status(struct ctl *ctl, bool json)
+{
+	struct status st;
+	int ret = fetch_status(ctl, &st);
+
+	if (ret == 0) {
+		if (json)
+			print_status_json(&st);
+		else
+			for (size_t i = 0; i < st.n_lines; i++)
+				puts(st.lines[i]);
+	}
+	status_free(&st);
+	return ret;
+}
+
+struct top_row {
+	uint32_t id;
+	double commits, held, throttled;	/* per second */
+	const char *cls;
+	const char *label;
+};
+
+static uint64_t
+field_u64(const struct surface_entry *entry, const char *key)
+{
+	const char *value = pairs_get(&entry->fields, key);
+
+	return value ? strtoull(value, NULL, 10) : 0;
+}
+
+/* A counter's growth; a surface that is new (or an id that was reused,
+ * so the counter went down) counts from 0. */
+static double
+rate(uint64_t now, uint64_t before, bool have_before, double seconds)
+{
+	uint64_t delta = have_before && now >= before ? now - before : now;
+
+	return (double)delta / seconds;
+}
+
+static int
+compare_rows(const void *a, const void *b)
+{
+	const struct top_row *ra = a, *rb = b;
+
+	if (ra->commits != rb->commits)
+		return ra->commits < rb->commits ? 1 : -1;
+	return ra->id < rb->id ? -1 : ra->id > rb->id;
+}
+
+static double
+monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+sleep_seconds(double seconds)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)seconds,
+		.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9),
+	};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void
+print_top(const struct top_row *rows, size_t n, double elapsed,
+	  double since_start, bool json)
+{
+	if (json) {
+		printf("{\"time_s\": %.3f, \"interval_s\": %.3f, \"surfaces\": [",
+		       since_start, elapsed);
+		for (size_t i = 0; i < n; i++) {
+			printf("%s{\"id\": %u, \"commits_per_s\": %.2f, "
+			       "\"held_per_s\": %.2f, \"throttled_per_s\": %.2f, "
+			       "\"class\": ",
+			       i ? ", " : "", rows[i].id, rows[i].commits,
+			       rows[i].held, rows[i].throttled);
+			json_string(rows[i].cls);
+			fputs(", \"label\": ", stdout);
+			json_string(rows[i].label);
+			putchar('}');
+		}
+		fputs("]}\n", stdout);
+	} else {
+		printf("%9s %8s %11s  %-12s %7s  %s\n", "commits/s", "held/s",
+		       "throttled/s", "class", "surface", "label");
+		for (size_t i = 0; i < n; i++)
+			printf("%9.1f %8.1f %11.1f  %-12s %7u  %s\n",
+			       rows[i].commits, rows[i].held,
+			       rows[i].throttled, rows[i].cls, rows[i].id,
+			       rows[i].label);
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+static int
+cmd_top(struct ctl *ctl, double interval, long count, bool json)
+{
+	struct status before, now;
+	int ret = fetch_status(ctl, &before);
+	double start = monotonic_seconds(), t_before = start;
+
+	if (ret != 0) {
+		status_free(&before);
+		return ret;
+	}
+	for (long sample = 0; count == 0 || sample < count; sample++) {
+		sleep_seconds(interval);
+		ret = fetch_status(ctl, &now);
+		if (ret != 0) {
+			status_free(&now);
+			break;
+		}
+
+		double t_now = monotonic_seconds();
+		double elapsed = t_now - t_before;
+		struct top_row *rows = calloc(now.n_surfaces + 1,
+					      sizeof(*rows));
+
+		if (!rows) {
+			fprintf(stderr, "stillframectl: out of memory\n");
+			status_free(&now);
+			ret = 1;
+			break;
+		}
+		for (size_t i = 0; i < now.n_surfaces; i++) {
+			const struct surface_entry *e = &now.surfaces[i];
+			const struct surface_entry *b = NULL;
+			const char *cls = pairs_get(&e->fields, "class");
+			const char *label = pairs_get(&e->fields, "label");
+
+			for (size_t j = 0; j < before.n_surfaces && !b; j++)
+				if (before.surfaces[j].id == e->id)
+					b = &before.surfaces[j];
+			rows[i] = (struct top_row){
+				.id = e->id,
+				.commits = rate(field_u64(e, "commits"),
+						b ? field_u64(b, "commits") : 0,
+						b != NULL, elapsed),
+				.held = rate(field_u64(e, "held"),
+					     b ? field_u64(b, "held") : 0,
+					     b != NULL, elapsed),
+				.throttled = rate(field_u64(e, "throttled"),
+						  b ? field_u64(b, "throttled")
+						    : 0,
+						  b != NULL, elapsed),
+				.cls = cls ? cls : "-",
+				.label = label ? label : "-",
+			};
+		}
+		qsort(rows, now.n_surfaces, sizeof(*rows), compare_rows);
+		print_top(rows, now.n_surfaces, elapsed, t_now - start, json);
+		free(rows);
+		status_free(&before);
+		before = now;
+		t_before = t_now;
+	}
+	status_free(&before);
+	return ret;
+}
+
+static int
+cmd_pause(struct ctl *ctl, bool paused)
+{
+	if (paused)
+		stillframe_control_v1_pause(ctl->control);
+	else
+		stillframe_control_v1_resume(ctl->control);
+	if (wl_display_roundtrip(ctl->display) < 0)
+		return connection_error(ctl);
+	if (ctl->have_paused && ctl->paused != paused) {
+		fprintf(stderr, "stillframectl: stillframe did not %s\n",
+			paused ? "pause" : "resume");
+		return 1;
+	}
+	return 0;
+}
+
+struct hints {
+	uint32_t rate_num, rate_den;
+	uint32_t min_mhz, max_mhz;
+	uint32_t priority;
+};
+
+static int
+cmd_hint(struct ctl *ctl, uint32_t surface_id, const struct hints *h)
+{
+	ctl->hint_surface = surface_id;
+	stillframe_control_v1_set_surface_hints(ctl->control, surface_id,
+						h->rate_num, h->rate_den,
+						h->min_mhz, h->max_mhz,
+						h->priority);
+	if (wl_display_roundtrip(ctl->display) < 0)
+		return connection_error(ctl);
+	return 0;
+}
+
+/* --- arguments --- */
+
+static bool
+parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+
+	if (!is_digit(*s))
+		return false;
+	errno = 0;
+
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* A decimal with up to three decimals, as thousandths: "47.952" is
+ * 47952.  Stops at the first character that does not belong. */
+static bool
+parse_thousandths(const char **s, uint32_t *out)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+	int decimals = 0;
+
+	if (!is_digit(*p))
+		return false;
+	for (; is_digit(*p); p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX / 1000)
+			return false;
+	}
+	if (*p == '.') {
+		p++;
+		if (!is_digit(*p))
+			return false;
+		for (; is_digit(*p); p++) {
+			if (++decimals > 3)
+				return false;
+			v = v * 10 + (uint64_t)(*p - '0');
+		}
+	}
+	for (; decimals < 3; decimals++)
+		v *= 10;
+	*out = (uint32_t)v;
+	*s = p;
+	return true;
+}
+
+static uint32_t
+gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* NUM/DEN, NUM, or a decimal such as 23.976. */
+static bool
+parse_rate(const char *s, struct hints *h)
+{
+	const char *slash = strchr(s, '/');
+
+	if (slash) {
+		char num[16];
+		size_t len = (size_t)(slash - s);
+
+		if (len == 0 || len >= sizeof(num))
+			return false;
+		memcpy(num, s, len);
+		num[len] = '\0';
+		return parse_u32(num, &h->rate_num) &&
+		       parse_u32(slash + 1, &h->rate_den) &&
+		       (h->rate_num == 0 || h->rate_den != 0);
+	}
+	if (!strchr(s, '.')) {
+		h->rate_den = 1;
+		return parse_u32(s, &h->rate_num);
+	}
+
+	uint32_t milli;
+	const char *p = s;
+
+	if (!parse_thousandths(&p, &milli) || *p)
+		return false;
+
+	uint32_t d = milli ? gcd(milli, 1000) : 1;
+
+	h->rate_num = milli / d;
+	h->rate_den = milli ? 1000 / d : 0;
+	return true;
+}
+
+/* MIN-MAX in Hz; MAX may be 0 or empty for no upper bound. */
+static bool
+parse_range(const char *s, struct hints *h)
+{
+	const char *p = s;
+
+	if (!parse_thousandths(&p, &h->min_mhz) || *p != '-')
+		return false;
+	p++;
+	if (*p == '\0') {
+		h->max_mhz = 0;
+		return true;
+	}
+	return parse_thousandths(&p, &h->max_mhz) && *p == '\0';
+}
+
+static bool
+parse_priority(const char *s, uint32_t *out)
+{
+	static const char *const names[] = {
+		[STILLFRAME_SURFACE_V1_PRIORITY_NORMAL] = "normal",
+		[STILLFRAME_SURFACE_V1_PRIORITY_ESSENTIAL] = "essential",
+		[STILLFRAME_SURFACE_V1_PRIORITY_BACKGROUND] = "background",
+	};
+
+	for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+parse_interval(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+
+	double v = strtod(s, &end);
+
+	if (errno || end == s || *end || !(v >= 0.05) || v > 3600)
+		return false;
+	*out = v;
+	return true;
+}
+
+static const char *
+option_name(const struct option *options, int c)
+{
+	for (; options->name; options++)
+		if (options->val == c)
+			return options->name;
+	return "?";
+}
+
+enum command {
+	CMD_STATUS,
+	CMD_TOP,
+	CMD_PAUSE,
+	CMD_RESUME,
+	CMD_HINT,
+};
+
+struct args {
+	enum command command;
+	bool json;
+	double interval;
+	long count;
+	uint32_t surface_id;
+	struct hints hints;
+};
+
+static int
+parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "range", required_argument, NULL, 'R' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "clear", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct {
+		const char *name;
+		enum command command;
+		const char *options;	/* the letters it takes */
+	} commands[] = {
+		{ "status", CMD_STATUS, "j" },
+		{ "top", CMD_TOP, "jin" },
+		{ "pause", CMD_PAUSE, "" },
+		{ "resume", CMD_RESUME, "" },
+		{ "hint", CMD_HINT, "rRpc" },
+	};
+	const char *name = argv[0];
+	const char *allowed = NULL;
+	bool clear = false, some_hint = false;
+	int c;
+
+	*a = (struct args){ .interval = 1.0 };
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(name, commands[i].name) == 0) {
+			a->command = commands[i].command;
+			allowed = commands[i].options;
+		}
+	}
+	if (!allowed)
+		return usage_error("unknown command '%s'", name);
+
+	/* Options may come before or after the operand (getopt permutes);
+	 * ':' first: report missing values ourselves. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		if (c == '?' && optopt)
+			return usage_error("%s: unknown option '-%c'", name,
+					   optopt);
+		if (c == '?')
+			return usage_error("%s: unknown option '%s'", name,
+					   argv[optind - 1]);
+		if (c == ':')
+			return usage_error("%s: option '%s' needs a value",
+					   name, argv[optind - 1]);
+		if (!strchr(allowed, c))
+			return usage_error("%s does not take --%s", name,
+					   option_name(options, c));
+		switch (c) {
+		case 'j':
+			a->json = true;
+			break;
+		case 'i':
+			if (!parse_interval(optarg, &a->interval))
+				return usage_error("--interval %s: expected seconds from 0.05 to 3600",
+						   optarg);
+			break;
+		case 'n': {
+			uint32_t n;
+
+			if (!parse_u32(optarg, &n) || n == 0)
+				return usage_error("--count %s: expected a number of samples, at least 1",
+						   optarg);
+			a->count = (long)n;
+			break;
+		}
+		case 'r':
+			if (!parse_rate(optarg, &a->hints))
+				return usage_error("--rate %s: expected frames per second as NUM/DEN (DEN not 0), NUM or a decimal",
+						   optarg);
+			some_hint = true;
+			break;
+		case 'R':
+			if (!parse_range(optarg, &a->hints))
+				return usage_error("--range %s: expected MIN-MAX in Hz, such as 48-60 or 30- (no upper bound)",
+						   optarg);
+			if (a->hints.max_mhz != 0 &&
+			    a->hints.min_mhz > a->hints.max_mhz)
+				return usage_error("--range %s: the minimum is above the maximum",
+						   optarg);
+			some_hint = true;
+			break;
+		case 'p':
+			if (!parse_priority(optarg, &a->hints.priority))
+				return usage_error("--priority %s: expected normal, essential or background",
+						   optarg);
+			some_hint = true;
+			break;
+		case 'c':
+			clear = true;
+			break;
+		}
+	}
+
+	int rest = argc - optind;
+
+	if (a->command != CMD_HINT) {
+		if (rest > 0)
+			return usage_error("%s: unexpected argument '%s'",
+					   name, argv[optind]);
+		return 0;
+	}
+	if (rest == 0)
+		return usage_error("hint: missing SURFACE-ID");
+	if (rest > 1)
+		return usage_error("hint: give one SURFACE-ID, not '%s' too",
+				   argv[optind + 1]);
+	if (!parse_u32(argv[optind], &a->surface_id))
+		return usage_error("hint: '%s' is not a surface id (the N of surface.N in 'stillframectl status')",
+				   argv[optind]);
+	if (clear && some_hint)
+		return usage_error("hint: --clear does not go with --rate, --range or --priority");
+	if (!clear && !some_hint)
+		return usage_error("hint: give --rate, --range, --priority or --clear");
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args args;
+	struct ctl ctl;
+
+	if (argc < 2)
+		return usage_error("missing COMMAND");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("stillframectl %s\n", SF_VERSION);
+		return 0;
+	}
+	if (argv[1][0] == '-')
+		return usage_error("unknown option '%s'", argv[1]);
+
+	int ret = parse_args(argc - 1, argv + 1, &args);
+
+	if (ret != 0)
+		return ret < 0 ? 0 : ret;
+
+	ret = ctl_connect(&ctl);
+	if (ret == 0) {
+		switch (args.command) {
+		case CMD_STATUS:
+			ret = cmd_status(&ctl, args.json);
+			break;
+		case CMD_TOP:
+			ret = cmd_top(&ctl, args.interval, args.count,
+				      args.json);
+			break;
+		case CMD_PAUSE:
+			ret = cmd_pause(&ctl, true);
+			break;
+		case CMD_RESUME:
+			ret = cmd_pause(&ctl, false);
+			break;
+		case CMD_HINT:
+			ret = cmd_hint(&ctl, args.surface_id, &args.hints);
+			break;
+		}
+	}
+	ctl_disconnect(&ctl);
+	return ret;
+}
