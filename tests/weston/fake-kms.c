@@ -1,0 +1,1017 @@
+/*
+ * stillframe-test-fake-kms.so: a TEST DOUBLE, never to be installed or
+ * loaded outside stillframe's integration tests.
+ *
+ * It stands in for a KMS (DRM) backend on top of Weston 10's headless
+ * backend, which has no seat, one mode per output, and neither
+ * switch_mode nor set_dpms.  Loaded as a frontend module before the
+ * stillframe plugin, it
+ *
+ *  - creates a seat "stillframe-test" with pointer, keyboard and (unless
+ *    [stillframe-test] touch=false) touch, so that real clients start;
+ *  - gives every output the modes 120, 60, 48 and 30 Hz at the headless
+ *    resolution (60 Hz is preferred, current and native, as a panel's
+ *    native mode would be), and installs switch_mode and set_dpms hooks
+ *    that record each request and otherwise behave like KMS: the new
+ *    mode becomes current, a mode not in the list is refused;
+ *  - wraps output->repaint, innermost, to count the repaints that reach
+ *    the backend, the "page flips" of this fake KMS;
+ *  - reads line commands from the FIFO named by [stillframe-test]
+ *    control=PATH (created if missing), to inject input and dump state:
+ *
+ *	motion DX DY	relative pointer motion
+ *	button [CODE]	press and release (default BTN_LEFT)
+ *	key CODE	press and release (evdev code, 30 = KEY_A)
+ *	touch X Y	touch down and up at global X Y
+ *	dump PATH	write the state to PATH atomically (PATH.tmp, rename)
+ *	switch OUTPUT WxH@MHZ | switch OUTPUT native
+ *			ask Weston for a temporary mode, or the native one
+ *			back, as fullscreen-shell would; only for testing
+ *			this double (the request log shows these too)
+ *
+ * The dump has one line per item, keyword first:
+ *
+ *	now_ms T
+ *	output NAME mode WxH@MHZ dpms LEVEL repaints N mode_switches N
+ *	request NAME switch_mode WxH@MHZ ok|refused time_ms T
+ *	request NAME dpms LEVEL time_ms T
+ *	requests_dropped N	(only when the request log overflowed)
+ *
+ * LEVEL is on, standby, suspend or off; MHZ is the refresh in mHz.
+ *
+ * Requests appear in the order they were made; times are CLOCK_MONOTONIC
+ * milliseconds.  mode_switches counts the accepted requests that changed
+ * the current mode; a request for the current mode is "ok" but no switch.
+ * Every recorded request is also written to the Weston log with the
+ * prefix "fake-kms:".  A bad command is logged and ignored.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/input-event-codes.h>
+#include <pixman.h>
+#include <wayland-server.h>
+#include <libweston/libweston.h>
+#include <weston/weston.h>
+
+/*
+ * libweston-10 exports these symbols (WL_EXPORT) but declares them only in
+ * its internal headers (backend.h, libweston-internal.h), which
+ * libweston-10-dev does not install.  The signatures are those of 10.0.1;
+ * a backend calls them, and this module plays a backend.
+ */
+struct xkb_keymap;
+void
+weston_seat_init(struct weston_seat *seat, struct weston_compositor *ec,
+		 const char *seat_name);
+void
+weston_seat_release(struct weston_seat *seat);
+int
+weston_seat_init_pointer(struct weston_seat *seat);
+int
+weston_seat_init_keyboard(struct weston_seat *seat, struct xkb_keymap *keymap);
+int
+weston_seat_init_touch(struct weston_seat *seat);
+struct weston_touch_device *
+weston_touch_create_touch_device(struct weston_touch *touch,
+				 const char *syspath, void *backend_data,
+				 const struct weston_touch_device_ops *ops);
+void
+weston_touch_device_destroy(struct weston_touch_device *device);
+void
+notify_motion(struct weston_seat *seat, const struct timespec *time,
+	      struct weston_pointer_motion_event *event);
+void
+notify_button(struct weston_seat *seat, const struct timespec *time,
+	      int32_t button, enum wl_pointer_button_state state);
+void
+notify_key(struct weston_seat *seat, const struct timespec *time, uint32_t key,
+	   enum wl_keyboard_key_state state,
+	   enum weston_key_state_update update_state);
+void
+notify_pointer_frame(struct weston_seat *seat);
+void
+notify_touch_normalized(struct weston_touch_device *device,
+			const struct timespec *time, int touch_id,
+			double x, double y,
+			const struct weston_point2d_device_normalized *norm,
+			int touch_type);
+void
+notify_touch_frame(struct weston_touch_device *device);
+
+#define SEAT_NAME "stillframe-test"
+#define CONFIG_SECTION "stillframe-test"
+#define LINE_MAX_LEN 1024
+#define MAX_ARGS 4
+/* Bounds the request log; a test that makes more is broken anyway. */
+#define MAX_REQUESTS 100000
+#define OUTPUT_NAME_LEN 64
+
+/* The modes every output gets, fastest first; 60 Hz is the native one. */
+static const uint32_t mode_refresh_mhz[] = { 120000, 60000, 48000, 30000 };
+#define NATIVE_REFRESH_MHZ 60000
+#define MODE_COUNT (sizeof mode_refresh_mhz / sizeof mode_refresh_mhz[0])
+
+enum request_kind {
+	REQUEST_SWITCH_MODE,
+	REQUEST_DPMS,
+};
+
+struct request {
+	enum request_kind kind;
+	char output[OUTPUT_NAME_LEN];
+	int64_t time_ms;
+	int32_t width, height;
+	uint32_t refresh;
+	bool accepted;
+	enum dpms_enum level;
+};
+
+struct fake_kms {
+	struct weston_compositor *compositor;
+	struct wl_listener destroy_listener;
+	struct wl_listener output_created_listener;
+	struct wl_list output_list;	/* struct fake_output::link */
+
+	struct weston_seat seat;
+	bool seat_initialized;
+	struct weston_touch_device *touch_device;
+
+	char *control_path;
+	bool control_created;
+	int control_fd;
+	struct wl_event_source *control_source;
+	char line[LINE_MAX_LEN];
+	size_t line_len;
+	bool line_too_long;
+
+	struct request *requests;
+	size_t request_count;
+	size_t request_capacity;
+	uint64_t requests_dropped;
+};
+
+struct fake_output {
+	struct fake_kms *fk;
+	struct weston_output *output;
+	struct wl_list link;
+	struct wl_listener destroy_listener;
+
+	/* Modes this module allocated; the native one is the backend's. */
+	struct weston_mode *added_modes[MODE_COUNT];
+	struct weston_mode *native;
+	bool set_native_mode;
+	int (*backend_repaint)(struct weston_output *output,
+			       pixman_region32_t *damage,
+			       void *repaint_data);
+
+	uint64_t repaints;
+	uint64_t mode_switches;
+	enum dpms_enum dpms;
+};
+
+static void
+output_handle_destroy(struct wl_listener *listener, void *data);
+
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const char *
+dpms_name(enum dpms_enum level)
+{
+	switch (level) {
+	case WESTON_DPMS_ON:
+		return "on";
+	case WESTON_DPMS_STANDBY:
+		return "standby";
+	case WESTON_DPMS_SUSPEND:
+		return "suspend";
+	case WESTON_DPMS_OFF:
+		return "off";
+	}
+	return "unknown";
+}
+
+static struct fake_output *
+fake_output_from_output(struct weston_output *output)
+{
+	struct wl_listener *listener =
+		weston_output_get_destroy_listener(output,
+						   output_handle_destroy);
+
+	if (!listener)
+		return NULL;
+	return wl_container_of(listener, (struct fake_output *)NULL,
+			       destroy_listener);
+}
+
+static struct request *
+request_append(struct fake_kms *fk, enum request_kind kind,
+	       struct weston_output *output)
+{
+	if (fk->request_count == fk->request_capacity) {
+		if (fk->request_capacity >= MAX_REQUESTS) {
+			fk->requests_dropped++;
+			weston_log("fake-kms: request log full, dropping a "
+				   "request on %s\n", output->name);
+			return NULL;
+		}
+		size_t capacity = fk->request_capacity ?
+				  fk->request_capacity * 2 : 64;
+		if (capacity > MAX_REQUESTS)
+			capacity = MAX_REQUESTS;
+		struct request *grown =
+			realloc(fk->requests, capacity * sizeof *grown);
+		if (!grown) {
+			fk->requests_dropped++;
+			weston_log("fake-kms: out of memory, dropping a "
+				   "request on %s\n", output->name);
+			return NULL;
+		}
+		fk->requests = grown;
+		fk->request_capacity = capacity;
+	}
+
+	struct request *req = &fk->requests[fk->request_count++];
+	memset(req, 0, sizeof *req);
+	req->kind = kind;
+	snprintf(req->output, sizeof req->output, "%s", output->name);
+	req->time_ms = monotonic_ms();
+	return req;
+}
+
+/*
+ * Like KMS, take the mode by value: fullscreen-shell passes a mode on its
+ * stack.  Width and height must match; refresh must match too, or be 0
+ * for "any", which prefers the current mode.  Unlike Weston's DRM backend,
+ * which then falls back to any refresh at that size, a mode not in the
+ * list is refused, so a test sees exactly what was asked for.
+ */
+static struct weston_mode *
+output_find_mode(struct weston_output *output, const struct weston_mode *want)
+{
+	struct weston_mode *cur = output->current_mode;
+
+	if (cur && cur->width == want->width && cur->height == want->height &&
+	    (want->refresh == 0 || want->refresh == cur->refresh))
+		return cur;
+
+	struct weston_mode *mode;
+	wl_list_for_each(mode, &output->mode_list, link) {
+		if (mode->width == want->width &&
+		    mode->height == want->height &&
+		    (want->refresh == 0 || want->refresh == mode->refresh))
+			return mode;
+	}
+	return NULL;
+}
+
+/* What a KMS backend does on a mode set, minus the hardware. */
+static int
+output_switch_mode(struct weston_output *output, struct weston_mode *want)
+{
+	struct fake_output *fo = fake_output_from_output(output);
+
+	if (!want) {
+		weston_log("fake-kms: request %s switch_mode (null) refused\n",
+			   output->name);
+		return -1;
+	}
+	if (!fo) {
+		weston_log("fake-kms: switch_mode on unknown output %s, "
+			   "refused\n", output->name);
+		return -1;
+	}
+
+	struct weston_mode *mode = output_find_mode(output, want);
+	struct request *req = request_append(fo->fk, REQUEST_SWITCH_MODE,
+					     output);
+	if (req) {
+		req->width = want->width;
+		req->height = want->height;
+		req->refresh = want->refresh;
+		req->accepted = mode != NULL;
+	}
+	weston_log("fake-kms: request %s switch_mode %dx%d@%" PRIu32 " %s\n",
+		   output->name, want->width, want->height, want->refresh,
+		   mode ? "ok" : "refused (not one of this output's modes)");
+	if (!mode)
+		return -1;
+	if (mode == output->current_mode)
+		return 0;
+
+	if (output->current_mode)
+		output->current_mode->flags &= ~WL_OUTPUT_MODE_CURRENT;
+	mode->flags |= WL_OUTPUT_MODE_CURRENT;
+	output->current_mode = mode;
+	fo->mode_switches++;
+	return 0;
+}
+
+static void
+output_set_dpms(struct weston_output *output, enum dpms_enum level)
+{
+	struct fake_output *fo = fake_output_from_output(output);
+
+	weston_log("fake-kms: request %s dpms %s\n", output->name,
+		   dpms_name(level));
+	if (!fo)
+		return;
+
+	struct request *req = request_append(fo->fk, REQUEST_DPMS, output);
+	if (req)
+		req->level = level;
+	fo->dpms = level;
+}
+
+static int
+output_repaint(struct weston_output *output, pixman_region32_t *damage,
+	       void *repaint_data)
+{
+	struct fake_output *fo = fake_output_from_output(output);
+
+	if (!fo) {
+		/*
+		 * Only a module that wrapped repaint after us, calling on
+		 * after we detached (at shutdown, when nothing repaints).
+		 */
+		weston_log("fake-kms: repaint of output %s after the double "
+			   "let it go; refused\n", output->name);
+		return -1;
+	}
+
+	int ret = fo->backend_repaint(output, damage, repaint_data);
+	if (ret == 0)
+		fo->repaints++;
+	return ret;
+}
+
+/* Undoes everything output_attach did; the output may live on. */
+static void
+output_detach(struct fake_output *fo)
+{
+	struct weston_output *output = fo->output;
+
+	if (output->repaint == output_repaint)
+		output->repaint = fo->backend_repaint;
+	else
+		weston_log("fake-kms: output %s: a later module still wraps "
+			   "repaint; leaving the chain as it is\n",
+			   output->name);
+	if (output->switch_mode == output_switch_mode)
+		output->switch_mode = NULL;
+	if (output->set_dpms == output_set_dpms)
+		output->set_dpms = NULL;
+
+	for (size_t i = 0; i < MODE_COUNT; i++) {
+		struct weston_mode *mode = fo->added_modes[i];
+
+		if (!mode)
+			continue;
+		if (output->current_mode == mode) {
+			fo->native->flags |= WL_OUTPUT_MODE_CURRENT;
+			output->current_mode = fo->native;
+		}
+		if (output->native_mode == mode)
+			output->native_mode = fo->native;
+		if (output->original_mode == mode)
+			output->original_mode = fo->native;
+		wl_list_remove(&mode->link);
+		free(mode);
+		fo->added_modes[i] = NULL;
+	}
+	if (fo->set_native_mode && output->native_mode == fo->native)
+		output->native_mode = NULL;
+
+	wl_list_remove(&fo->destroy_listener.link);
+	wl_list_remove(&fo->link);
+	free(fo);
+}
+
+static void
+output_handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct fake_output *fo =
+		wl_container_of(listener, fo, destroy_listener);
+
+	weston_log("fake-kms: output %s destroyed after %" PRIu64
+		   " repaints and %" PRIu64 " mode switches\n",
+		   fo->output->name, fo->repaints, fo->mode_switches);
+	output_detach(fo);
+}
+
+static void
+output_attach(struct fake_kms *fk, struct weston_output *output)
+{
+	/* Enabling an output again emits output_created again. */
+	if (fake_output_from_output(output))
+		return;
+
+	struct weston_mode *native = output->current_mode;
+	bool listed = false;
+	struct weston_mode *mode;
+	wl_list_for_each(mode, &output->mode_list, link) {
+		if (mode == native)
+			listed = true;
+	}
+	if (!native || !listed) {
+		weston_log("fake-kms: output %s has no current mode in its "
+			   "mode list; left as it is\n", output->name);
+		return;
+	}
+
+	struct fake_output *fo = calloc(1, sizeof *fo);
+	if (!fo) {
+		weston_log("fake-kms: out of memory for output %s\n",
+			   output->name);
+		return;
+	}
+	fo->fk = fk;
+	fo->output = output;
+	fo->native = native;
+	fo->dpms = WESTON_DPMS_ON;
+
+	/*
+	 * Keep the backend's own mode struct as the 60 Hz one and put the
+	 * others around it, so the list reads fastest first.
+	 */
+	native->refresh = NATIVE_REFRESH_MHZ;
+	native->flags = WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED;
+	struct wl_list *insert_after = native->link.prev;
+	for (size_t i = 0; i < MODE_COUNT; i++) {
+		if (mode_refresh_mhz[i] == NATIVE_REFRESH_MHZ) {
+			insert_after = &native->link;
+			continue;
+		}
+		struct weston_mode *added = calloc(1, sizeof *added);
+		if (!added) {
+			weston_log("fake-kms: out of memory for a mode of "
+				   "output %s\n", output->name);
+			continue;
+		}
+		added->flags = 0;
+		added->aspect_ratio = native->aspect_ratio;
+		added->width = native->width;
+		added->height = native->height;
+		added->refresh = mode_refresh_mhz[i];
+		wl_list_insert(insert_after, &added->link);
+		insert_after = &added->link;
+		fo->added_modes[i] = added;
+	}
+
+	/*
+	 * A DRM output's native mode is the one it was enabled with;
+	 * headless leaves it NULL, which would make a switch back to native
+	 * a switch to nothing.
+	 */
+	if (!output->native_mode) {
+		output->native_mode = native;
+		fo->set_native_mode = true;
+	}
+
+	fo->backend_repaint = output->repaint;
+	output->repaint = output_repaint;
+	if (output->switch_mode || output->set_dpms)
+		weston_log("fake-kms: output %s already had switch_mode or "
+			   "set_dpms (not headless?); replacing them\n",
+			   output->name);
+	output->switch_mode = output_switch_mode;
+	output->set_dpms = output_set_dpms;
+
+	fo->destroy_listener.notify = output_handle_destroy;
+	weston_output_add_destroy_listener(output, &fo->destroy_listener);
+	wl_list_insert(fk->output_list.prev, &fo->link);
+
+	weston_log("fake-kms: test double standing in for KMS on output %s: "
+		   "modes %dx%d at 120, 60 (native), 48 and 30 Hz, "
+		   "switch_mode and set_dpms recorded, repaints counted\n",
+		   output->name, native->width, native->height);
+}
+
+static void
+compositor_handle_output_created(struct wl_listener *listener, void *data)
+{
+	struct fake_kms *fk =
+		wl_container_of(listener, fk, output_created_listener);
+
+	output_attach(fk, data);
+}
+
+/* ---- state dump ---- */
+
+static bool
+write_dump(struct fake_kms *fk, FILE *f)
+{
+	fprintf(f, "now_ms %" PRId64 "\n", monotonic_ms());
+
+	struct fake_output *fo;
+	wl_list_for_each(fo, &fk->output_list, link) {
+		struct weston_mode *mode = fo->output->current_mode;
+
+		fprintf(f, "output %s mode %dx%d@%" PRIu32 " dpms %s "
+			"repaints %" PRIu64 " mode_switches %" PRIu64 "\n",
+			fo->output->name, mode->width, mode->height,
+			mode->refresh, dpms_name(fo->dpms), fo->repaints,
+			fo->mode_switches);
+	}
+
+	for (size_t i = 0; i < fk->request_count; i++) {
+		const struct request *req = &fk->requests[i];
+
+		switch (req->kind) {
+		case REQUEST_SWITCH_MODE:
+			fprintf(f, "request %s switch_mode %dx%d@%" PRIu32
+				" %s time_ms %" PRId64 "\n", req->output,
+				req->width, req->height, req->refresh,
+				req->accepted ? "ok" : "refused",
+				req->time_ms);
+			break;
+		case REQUEST_DPMS:
+			fprintf(f, "request %s dpms %s time_ms %" PRId64 "\n",
+				req->output, dpms_name(req->level),
+				req->time_ms);
+			break;
+		}
+	}
+	if (fk->requests_dropped)
+		fprintf(f, "requests_dropped %" PRIu64 "\n",
+			fk->requests_dropped);
+
+	return !ferror(f);
+}
+
+static void
+command_dump(struct fake_kms *fk, const char *path)
+{
+	char tmp[PATH_MAX];
+
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+		weston_log("fake-kms: dump: path too long\n");
+		return;
+	}
+
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		weston_log("fake-kms: dump: cannot create %s: %s\n", tmp,
+			   strerror(errno));
+		return;
+	}
+	bool ok = write_dump(fk, f);
+	if (fclose(f) != 0)
+		ok = false;
+	if (!ok) {
+		weston_log("fake-kms: dump: cannot write %s\n", tmp);
+		unlink(tmp);
+		return;
+	}
+	if (rename(tmp, path) < 0) {
+		weston_log("fake-kms: dump: cannot rename %s to %s: %s\n",
+			   tmp, path, strerror(errno));
+		unlink(tmp);
+	}
+}
+
+/* ---- input injection ---- */
+
+static bool
+parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || isnan(v) ||
+	    v > 1e6 || v < -1e6)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool
+parse_code(const char *s, uint32_t *out)
+{
+	char *end;
+
+	errno = 0;
+	long v = strtol(s, &end, 0);
+	if (errno || end == s || *end != '\0' || v < 0 || v > KEY_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static void
+command_motion(struct fake_kms *fk, double dx, double dy)
+{
+	struct weston_pointer_motion_event event = {
+		.mask = WESTON_POINTER_MOTION_REL,
+		.dx = dx,
+		.dy = dy,
+	};
+	struct timespec now;
+
+	weston_compositor_get_time(&now);
+	event.time = now;
+	notify_motion(&fk->seat, &now, &event);
+	notify_pointer_frame(&fk->seat);
+}
+
+static void
+command_button(struct fake_kms *fk, uint32_t code)
+{
+	struct timespec now;
+
+	weston_compositor_get_time(&now);
+	notify_button(&fk->seat, &now, (int32_t)code,
+		      WL_POINTER_BUTTON_STATE_PRESSED);
+	notify_pointer_frame(&fk->seat);
+	weston_compositor_get_time(&now);
+	notify_button(&fk->seat, &now, (int32_t)code,
+		      WL_POINTER_BUTTON_STATE_RELEASED);
+	notify_pointer_frame(&fk->seat);
+}
+
+static void
+command_key(struct fake_kms *fk, uint32_t code)
+{
+	struct timespec now;
+
+	weston_compositor_get_time(&now);
+	notify_key(&fk->seat, &now, code, WL_KEYBOARD_KEY_STATE_PRESSED,
+		   STATE_UPDATE_AUTOMATIC);
+	weston_compositor_get_time(&now);
+	notify_key(&fk->seat, &now, code, WL_KEYBOARD_KEY_STATE_RELEASED,
+		   STATE_UPDATE_AUTOMATIC);
+}
+
+static void
+command_touch(struct fake_kms *fk, double x, double y)
+{
+	struct timespec now;
+
+	weston_compositor_get_time(&now);
+	notify_touch_normalized(fk->touch_device, &now, 0, x, y, NULL,
+				WL_TOUCH_DOWN);
+	notify_touch_frame(fk->touch_device);
+	weston_compositor_get_time(&now);
+	notify_touch_normalized(fk->touch_device, &now, 0, 0, 0, NULL,
+				WL_TOUCH_UP);
+	notify_touch_frame(fk->touch_device);
+}
+
+static void
+command_switch(struct fake_kms *fk, const char *name, const char *spec)
+{
+	struct fake_output *fo, *found = NULL;
+
+	wl_list_for_each(fo, &fk->output_list, link) {
+		if (strcmp(fo->output->name, name) == 0)
+			found = fo;
+	}
+	if (!found) {
+		weston_log("fake-kms: bad command: switch: no output '%s'\n",
+			   name);
+		return;
+	}
+
+	struct weston_output *output = found->output;
+	int ret;
+	if (strcmp(spec, "native") == 0) {
+		ret = weston_output_mode_switch_to_native(output);
+	} else {
+		struct weston_mode want = { 0 };
+		char extra;
+		if (sscanf(spec, "%" SCNd32 "x%" SCNd32 "@%" SCNu32 "%c",
+			   &want.width, &want.height, &want.refresh,
+			   &extra) != 3 ||
+		    want.width <= 0 || want.height <= 0) {
+			weston_log("fake-kms: bad command: switch: mode '%s' "
+				   "is not WxH@MHZ or native\n", spec);
+			return;
+		}
+		ret = weston_output_mode_switch_to_temporary(output, &want,
+							 output->current_scale);
+	}
+	weston_log("fake-kms: switch command on %s to %s: %s\n", name, spec,
+		   ret == 0 ? "done" : "failed");
+}
+
+static void
+run_command(struct fake_kms *fk, char *line)
+{
+	char *argv[MAX_ARGS + 1];
+	int argc = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(line, " \t\r", &save); tok;
+	     tok = strtok_r(NULL, " \t\r", &save)) {
+		if (argc == MAX_ARGS + 1) {
+			weston_log("fake-kms: bad command: too many "
+				   "arguments to '%s'\n", argv[0]);
+			return;
+		}
+		argv[argc++] = tok;
+	}
+	if (argc == 0)
+		return;
+
+	const char *cmd = argv[0];
+	double x, y;
+	uint32_t code;
+
+	if (strcmp(cmd, "motion") == 0) {
+		if (argc != 3 || !parse_double(argv[1], &x) ||
+		    !parse_double(argv[2], &y))
+			goto usage;
+		command_motion(fk, x, y);
+	} else if (strcmp(cmd, "button") == 0) {
+		code = BTN_LEFT;
+		if (argc > 2 || (argc == 2 && !parse_code(argv[1], &code)))
+			goto usage;
+		command_button(fk, code);
+	} else if (strcmp(cmd, "key") == 0) {
+		if (argc != 2 || !parse_code(argv[1], &code))
+			goto usage;
+		command_key(fk, code);
+	} else if (strcmp(cmd, "touch") == 0) {
+		if (argc != 3 || !parse_double(argv[1], &x) ||
+		    !parse_double(argv[2], &y))
+			goto usage;
+		if (!fk->touch_device) {
+			weston_log("fake-kms: bad command: touch, but the "
+				   "seat has no touch ([%s] touch=false)\n",
+				   CONFIG_SECTION);
+			return;
+		}
+		command_touch(fk, x, y);
+	} else if (strcmp(cmd, "dump") == 0) {
+		if (argc != 2)
+			goto usage;
+		command_dump(fk, argv[1]);
+	} else if (strcmp(cmd, "switch") == 0) {
+		if (argc != 3)
+			goto usage;
+		command_switch(fk, argv[1], argv[2]);
+	} else {
+		weston_log("fake-kms: bad command: unknown '%s'\n", cmd);
+	}
+	return;
+
+usage:
+	weston_log("fake-kms: bad command: usage: motion DX DY | "
+		   "button [CODE] | key CODE | touch X Y | dump PATH | "
+		   "switch OUTPUT WxH@MHZ|native (got '%s' with %d "
+		   "arguments)\n", cmd, argc - 1);
+}
+
+static void
+control_take_bytes(struct fake_kms *fk, const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			if (fk->line_too_long) {
+				weston_log("fake-kms: bad command: line longer "
+					   "than %d bytes, ignored\n",
+					   LINE_MAX_LEN - 1);
+			} else {
+				fk->line[fk->line_len] = '\0';
+				run_command(fk, fk->line);
+			}
+			fk->line_len = 0;
+			fk->line_too_long = false;
+		} else if (c == '\0') {
+			/* Not text: drop the line. */
+			fk->line_too_long = true;
+		} else if (fk->line_len + 1 < sizeof fk->line) {
+			fk->line[fk->line_len++] = c;
+		} else {
+			fk->line_too_long = true;
+		}
+	}
+}
+
+static int
+control_handle_data(int fd, uint32_t mask, void *data)
+{
+	struct fake_kms *fk = data;
+	char buf[4096];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+
+		if (n > 0) {
+			control_take_bytes(fk, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			weston_log("fake-kms: control: read: %s\n",
+				   strerror(errno));
+		/* n == 0 cannot happen: we hold the FIFO open for writing. */
+		break;
+	}
+	return 0;
+}
+
+static bool
+control_open(struct fake_kms *fk)
+{
+	struct stat st;
+
+	if (stat(fk->control_path, &st) == 0) {
+		if (!S_ISFIFO(st.st_mode)) {
+			weston_log("fake-kms: config: [%s] control=%s exists "
+				   "and is not a FIFO\n", CONFIG_SECTION,
+				   fk->control_path);
+			return false;
+		}
+	} else if (errno == ENOENT) {
+		if (mkfifo(fk->control_path, 0600) < 0) {
+			weston_log("fake-kms: cannot create FIFO %s: %s\n",
+				   fk->control_path, strerror(errno));
+			return false;
+		}
+		fk->control_created = true;
+	} else {
+		weston_log("fake-kms: cannot stat %s: %s\n", fk->control_path,
+			   strerror(errno));
+		return false;
+	}
+
+	/*
+	 * Read-write, so that a writer closing never gives EOF and a writer
+	 * opening never blocks while weston runs.
+	 */
+	fk->control_fd = open(fk->control_path,
+			      O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fk->control_fd < 0) {
+		weston_log("fake-kms: cannot open FIFO %s: %s\n",
+			   fk->control_path, strerror(errno));
+		return false;
+	}
+
+	struct wl_event_loop *loop =
+		wl_display_get_event_loop(fk->compositor->wl_display);
+	fk->control_source = wl_event_loop_add_fd(loop, fk->control_fd,
+						  WL_EVENT_READABLE,
+						  control_handle_data, fk);
+	if (!fk->control_source) {
+		weston_log("fake-kms: cannot watch FIFO %s\n",
+			   fk->control_path);
+		return false;
+	}
+	weston_log("fake-kms: test double reads commands from FIFO %s\n",
+		   fk->control_path);
+	return true;
+}
+
+/* ---- lifetime ---- */
+
+static void
+fake_kms_destroy(struct fake_kms *fk)
+{
+	struct fake_output *fo, *next;
+
+	wl_list_for_each_safe(fo, next, &fk->output_list, link)
+		output_detach(fo);
+	wl_list_remove(&fk->output_created_listener.link);
+	wl_list_remove(&fk->destroy_listener.link);
+
+	if (fk->control_source)
+		wl_event_source_remove(fk->control_source);
+	if (fk->control_fd >= 0)
+		close(fk->control_fd);
+	if (fk->control_created)
+		unlink(fk->control_path);
+	free(fk->control_path);
+
+	if (fk->touch_device)
+		weston_touch_device_destroy(fk->touch_device);
+	if (fk->seat_initialized)
+		weston_seat_release(&fk->seat);
+
+	free(fk->requests);
+	free(fk);
+}
+
+static void
+compositor_handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct fake_kms *fk = wl_container_of(listener, fk, destroy_listener);
+
+	weston_log("fake-kms: compositor shutting down; %zu requests were "
+		   "recorded\n", fk->request_count);
+	fake_kms_destroy(fk);
+}
+
+static bool
+seat_setup(struct fake_kms *fk, bool with_touch)
+{
+	weston_seat_init(&fk->seat, fk->compositor, SEAT_NAME);
+	fk->seat_initialized = true;
+
+	if (weston_seat_init_pointer(&fk->seat) < 0) {
+		weston_log("fake-kms: cannot give seat %s a pointer\n",
+			   SEAT_NAME);
+		return false;
+	}
+	if (weston_seat_init_keyboard(&fk->seat, NULL) < 0) {
+		weston_log("fake-kms: cannot give seat %s a keyboard "
+			   "(xkb keymap? install xkb-data)\n", SEAT_NAME);
+		return false;
+	}
+	if (!with_touch)
+		return true;
+	if (weston_seat_init_touch(&fk->seat) < 0) {
+		weston_log("fake-kms: cannot give seat %s touch\n", SEAT_NAME);
+		return false;
+	}
+	fk->touch_device =
+		weston_touch_create_touch_device(fk->seat.touch_state,
+						 "stillframe-test-touch",
+						 NULL, NULL);
+	if (!fk->touch_device) {
+		weston_log("fake-kms: cannot create a touch device\n");
+		return false;
+	}
+	return true;
+}
+
+WL_EXPORT int
+wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
+{
+	struct fake_kms *fk = calloc(1, sizeof *fk);
+
+	if (!fk)
+		return -1;
+	fk->compositor = compositor;
+	fk->control_fd = -1;
+	wl_list_init(&fk->output_list);
+	wl_list_init(&fk->output_created_listener.link);
+
+	if (!weston_compositor_add_destroy_listener_once(compositor,
+			&fk->destroy_listener, compositor_handle_destroy)) {
+		weston_log("fake-kms: loaded twice; the second copy does "
+			   "nothing\n");
+		free(fk);
+		return 0;
+	}
+
+	weston_log("fake-kms: TEST DOUBLE standing in for a KMS backend on "
+		   "the headless backend (stillframe integration tests "
+		   "only)\n");
+
+	struct weston_config_section *section =
+		weston_config_get_section(wet_get_config(compositor),
+					  CONFIG_SECTION, NULL, NULL);
+	bool with_touch;
+	weston_config_section_get_bool(section, "touch", &with_touch, true);
+	weston_config_section_get_string(section, "control",
+					 &fk->control_path, NULL);
+
+	if (!seat_setup(fk, with_touch))
+		goto fail;
+	weston_log("fake-kms: seat %s with pointer, keyboard%s\n", SEAT_NAME,
+		   with_touch ? " and touch" : "");
+
+	fk->output_created_listener.notify = compositor_handle_output_created;
+	wl_signal_add(&compositor->output_created_signal,
+		      &fk->output_created_listener);
+	struct weston_output *output;
+	wl_list_for_each(output, &compositor->output_list, link)
+		output_attach(fk, output);
+
+	if (fk->control_path && fk->control_path[0]) {
+		if (!control_open(fk))
+			goto fail;
+	} else {
+		weston_log("fake-kms: config: no [%s] control=PATH; no "
+			   "commands will be read\n", CONFIG_SECTION);
+	}
+	return 0;
+
+fail:
+	fake_kms_destroy(fk);
+	return -1;
+}
