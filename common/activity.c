@@ -96,8 +96,9 @@ sf_surface_activity_record(struct sf_surface_activity *activity,
 	}
 	const struct sf_commit_record *prev = newest_hashed(activity);
 	rec.kind = SF_COMMIT_CHANGED;
-	if (rec.has_hash && prev && prev->hash == rec.hash &&
-	    box_equal(&prev->extents, &rec.extents))
+	if (commit->unchanged ||
+	    (rec.has_hash && prev && prev->hash == rec.hash &&
+	     box_equal(&prev->extents, &rec.extents)))
 		rec.kind = SF_COMMIT_IDENTICAL;
 
 	activity->ring[activity->head] = rec;

@@ -322,3 +322,29 @@ sf_classify(const struct sf_classifier_params *params,
 	if (now - newest->time > hold)
 		*out = (struct sf_classification){ .cls = SF_CLASS_STATIC };
 }
+
+bool
+sf_classifier_commit_fits(const struct sf_classifier_params *params,
+			  const struct sf_surface_activity *activity,
+			  sf_time_t last_input,
+			  const struct sf_classification *cls)
+{
+	const struct sf_commit_record *newest =
+		sf_surface_activity_get(activity, 0);
+
+	if (!newest || follows_input(params, newest, last_input))
+		return false;
+	switch (cls->cls) {
+	case SF_CLASS_BLINKING:
+	case SF_CLASS_TICKING:
+		return is_small(params, activity, newest);
+	case SF_CLASS_ANIMATING:
+	case SF_CLASS_VIDEO:
+		return true;
+	case SF_CLASS_STATIC:
+	case SF_CLASS_INTERACTIVE:
+	case SF_CLASS_COUNT:
+		break;
+	}
+	return false;
+}

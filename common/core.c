@@ -495,6 +495,19 @@ sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 	}
 }
 
+/* How long a surface may go without committing before its pattern is
+ * taken to have stopped.  While its frame callbacks are held it commits
+ * only when they are released, so the wait includes the throttle. */
+static sf_time_t
+class_hold(const struct sf_surface *s, sf_time_t throttle)
+{
+	sf_time_t hold = s->core->classifier.inactive;
+
+	if (2 * s->cls.period > hold)
+		hold = 2 * s->cls.period;
+	return hold + throttle;
+}
+
 static void
 reclassify_expired(struct sf_core *core, sf_time_t now)
 {
@@ -506,9 +519,14 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 		if (s->cls.cls == SF_CLASS_STATIC)
 			continue;
 		struct sf_classification old = s->cls;
-		sf_classify(&core->classifier, &s->activity,
-			    sf_seat_activity_last_input(&core->seat), now,
-			    &s->cls);
+		sf_time_t throttle = sf_surface_get_frame_interval(s, now);
+		const struct sf_commit_record *r =
+			sf_surface_activity_get(&s->activity, 0);
+		/* Held back by us, not stopped: keep the class. */
+		if (!(throttle > 0 && r && now - r->time <= class_hold(s, throttle)))
+			sf_classify(&core->classifier, &s->activity,
+				    sf_seat_activity_last_input(&core->seat),
+				    now, &s->cls);
 		if (s->cls.cls != old.cls) {
 			core_log(core, SF_LOG_DEBUG,
 				 "surface %u (%s): %s -> %s (no commits)",
@@ -516,13 +534,10 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 				 sf_class_name(s->cls.cls));
 			if (s->output)
 				s->output->votes_dirty = true;
+			throttle = sf_surface_get_frame_interval(s, now);
 		}
 		if (s->cls.cls != SF_CLASS_STATIC) {
-			const struct sf_commit_record *r =
-				sf_surface_activity_get(&s->activity, 0);
-			sf_time_t hold = core->classifier.inactive;
-			if (2 * s->cls.period > hold)
-				hold = 2 * s->cls.period;
+			sf_time_t hold = class_hold(s, throttle);
 			sf_time_t expiry = r ? r->time + hold + 1 : now + hold;
 			if (expiry <= now)
 				expiry = now + hold;
@@ -1031,12 +1046,21 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	else if (kind == SF_COMMIT_IDENTICAL)
 		s->stats.identical++;
 
-	sf_classify(&core->classifier, &s->activity,
-		    sf_seat_activity_last_input(&core->seat), now, &s->cls);
+	/* Throttled, its commits come at our release, not on its cadence:
+	 * timing says nothing, so the class stays while what it commits
+	 * still fits.  Without this, each release would reclassify it
+	 * static, paint its next ticks and throttle it again. */
+	sf_time_t throttle = sf_surface_get_frame_interval(s, now);
+	sf_time_t last_input = sf_seat_activity_last_input(&core->seat);
+	sf_classify(&core->classifier, &s->activity, last_input, now, &s->cls);
+	if (throttle > 0 && s->cls.cls == SF_CLASS_STATIC &&
+	    kind != SF_COMMIT_EMPTY &&
+	    sf_classifier_commit_fits(&core->classifier, &s->activity,
+				      last_input, &old))
+		s->cls = old;
 	if (s->cls.cls != SF_CLASS_STATIC) {
-		sf_time_t hold = core->classifier.inactive;
-		if (2 * s->cls.period > hold)
-			hold = 2 * s->cls.period;
+		sf_time_t hold = class_hold(s,
+					    sf_surface_get_frame_interval(s, now));
 		if (now + hold + 1 < core->surface_expiry)
 			core->surface_expiry = now + hold + 1;
 	}

@@ -19,7 +19,7 @@
 enum sf_commit_kind {
 	SF_COMMIT_CHANGED = 0,	/* damage with new (or unknown) content */
 	SF_COMMIT_EMPTY,	/* no damage at all */
-	SF_COMMIT_IDENTICAL,	/* damage whose pixels hash as before */
+	SF_COMMIT_IDENTICAL,	/* damage whose pixels are as before */
 };
 
 /* A commit as the adapter reports it. */
@@ -29,6 +29,9 @@ struct sf_commit_desc {
 	uint32_t n_boxes;
 	bool has_hash;			/* hash of the damaged pixels is known */
 	uint64_t hash;
+	/* The adapter compared the pixels (sf-tiles.h) and none changed:
+	 * recorded as identical whatever the hashes say. */
+	bool unchanged;
 };
 
 /* One remembered commit. */

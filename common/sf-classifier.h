@@ -52,4 +52,17 @@ sf_classify(const struct sf_classifier_params *params,
 	    sf_time_t last_input, sf_time_t now,
 	    struct sf_classification *out);
 
+/*
+ * Whether the newest commit still fits `cls` as far as its size and
+ * cause go, leaving timing aside: small for BLINKING and TICKING, and
+ * for every class not following input.  For a surface whose frame
+ * callbacks are held, whose commits come when they are released rather
+ * than on its own cadence.
+ */
+bool
+sf_classifier_commit_fits(const struct sf_classifier_params *params,
+			  const struct sf_surface_activity *activity,
+			  sf_time_t last_input,
+			  const struct sf_classification *cls);
+
 #endif /* SF_CLASSIFIER_H */

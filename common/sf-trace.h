@@ -67,6 +67,7 @@ struct sf_trace_event {
 			uint32_t n_boxes;
 			bool has_hash;
 			uint64_t hash;
+			bool unchanged;	/* "same": pixels seen unchanged */
 		} commit;
 		struct {
 			enum sf_input_kind kind;

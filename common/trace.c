@@ -284,19 +284,25 @@ parse_commit(struct cursor *c, struct sf_trace_event *ev)
 					    "joined with '+'", buf);
 		}
 	}
-	if (!at_end(c)) {
-		char hash[24];
+	/* Then, in any order: #HASH, and "same" for pixels the recorder
+	 * saw unchanged. */
+	while (!at_end(c)) {
+		char w[24];
 		char *end;
 
-		if (!word(c, hash, sizeof(hash), "hash"))
+		if (!word(c, w, sizeof(w), "hash or \"same\""))
 			return false;
-		if (hash[0] != '#' || strlen(hash) < 2 || strlen(hash) > 17)
-			return fail(c, "hash \"%s\" is not #HEX (1 to 16 "
-				    "digits)", hash);
+		if (strcmp(w, "same") == 0) {
+			ev->u.commit.unchanged = true;
+			continue;
+		}
+		if (w[0] != '#' || strlen(w) < 2 || strlen(w) > 17)
+			return fail(c, "\"%s\" is neither a hash (#HEX, 1 to "
+				    "16 digits) nor \"same\"", w);
 		errno = 0;
-		ev->u.commit.hash = strtoull(hash + 1, &end, 16);
+		ev->u.commit.hash = strtoull(w + 1, &end, 16);
 		if (errno || *end)
-			return fail(c, "hash \"%s\" is not #HEX", hash);
+			return fail(c, "hash \"%s\" is not #HEX", w);
 		ev->u.commit.has_hash = true;
 	}
 	return true;
@@ -559,6 +565,8 @@ sf_trace_format_event(const struct sf_trace_event *ev, char *buf,
 		}
 		if (ev->u.commit.has_hash)
 			put(&o, " #%016" PRIx64, ev->u.commit.hash);
+		if (ev->u.commit.unchanged)
+			put(&o, " same");
 		break;
 	case SF_TRACE_INPUT:
 		put(&o, " input %s", ev->u.input.kind < SF_INPUT_KIND_COUNT ?

@@ -82,6 +82,24 @@ SF_TEST(identical_needs_same_hash_and_extents)
 	sf_assert_int_eq(commit_box(&a, 9, moved, false, 43), SF_COMMIT_CHANGED);
 }
 
+SF_TEST(unchanged_pixels_are_identical_without_a_hash)
+{
+	struct sf_surface_activity a;
+	sf_surface_activity_init(&a, 100, 100);
+	struct sf_box b = { 0, 0, 100, 100 };
+	struct sf_commit_desc same = {
+		.time = 2, .boxes = &b, .n_boxes = 1, .unchanged = true,
+	};
+
+	sf_assert_int_eq(commit_box(&a, 1, b, false, 0), SF_COMMIT_CHANGED);
+	sf_assert_int_eq(sf_surface_activity_record(&a, &same),
+			 SF_COMMIT_IDENTICAL);
+	const struct sf_commit_record *r = sf_surface_activity_get(&a, 0);
+	sf_assert(r != NULL);
+	sf_assert_int_eq(r->kind, SF_COMMIT_IDENTICAL);
+	sf_assert_int_eq(r->area, 100 * 100);
+}
+
 SF_TEST(area_is_clamped_to_the_surface)
 {
 	struct sf_surface_activity a;

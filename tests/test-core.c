@@ -192,8 +192,8 @@ SF_TEST(disabled_changes_nothing)
 	sf_surface_set_output(s, o, 0.2, 0);
 	for (int i = 0; i < 40; i++) {
 		struct sf_box b = { 0, 0, 8, 16 };
-		struct sf_commit_desc c = { SF_MSEC(5000 + 500 * i), &b, 1,
-					    true, (uint64_t)(i & 1) };
+		struct sf_commit_desc c = { .time = SF_MSEC(5000 + 500 * i), .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = (uint64_t)(i & 1) };
 		sf_surface_commit(s, &c);
 		sf_time_t dl;
 		sf_assert_int_eq(sf_output_repaint(o, 0, c.time, &dl),
@@ -218,8 +218,10 @@ SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
 	sf_time_t t;
 	for (t = SF_SEC(5); t < SF_SEC(20); t += SF_MSEC(500)) {
 		struct sf_box b = { 40, 300, 48, 316 };
-		struct sf_commit_desc c = { t, &b, 1, true,
-					    (uint64_t)((t / SF_MSEC(500)) & 1) };
+		struct sf_commit_desc c = {
+			.time = t, .boxes = &b, .n_boxes = 1, .has_hash = true,
+			.hash = (uint64_t)((t / SF_MSEC(500)) & 1),
+		};
 		run_until(core, t);
 		sf_surface_commit(s, &c);
 		sf_time_t dl = 0;
@@ -257,8 +259,10 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 	sf_time_t t;
 	for (t = SF_SEC(5); t < SF_SEC(20); t += SF_MSEC(500)) {
 		struct sf_box b = { 40, 300, 48, 316 };
-		struct sf_commit_desc c = { t, &b, 1, true,
-					    (uint64_t)((t / SF_MSEC(500)) & 1) };
+		struct sf_commit_desc c = {
+			.time = t, .boxes = &b, .n_boxes = 1, .has_hash = true,
+			.hash = (uint64_t)((t / SF_MSEC(500)) & 1),
+		};
 		run_until(core, t);
 		sf_surface_commit(s, &c);
 		sf_time_t dl;
@@ -268,6 +272,57 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 	}
 	*end = t;
 	return held;
+}
+
+/* A seconds clock that waits for its frame callbacks, as toolkits do:
+ * held back by the throttle, it commits only when they are released,
+ * and must stay "ticking" rather than fall back to static at each
+ * release (which would paint its next ticks and throttle it again). */
+SF_TEST(a_throttled_tick_keeps_its_class_between_releases)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 1024, 32, 0);
+	sf_surface_set_output(s, o, 0.05, 0);
+
+	unsigned commits = 0, painted = 0, lost_class = 0;
+	sf_time_t next_allowed = 0, first_tick = 0;
+	for (sf_time_t t = SF_SEC(5); t < SF_SEC(125); t += SF_SEC(1)) {
+		run_until(core, t);
+		if (t < next_allowed)
+			continue;	/* still waiting for its frame callback */
+		struct sf_box b = { 976, 0, 992, 32 };
+		struct sf_commit_desc c = {
+			.time = t, .boxes = &b, .n_boxes = 1, .has_hash = true,
+			.hash = (uint64_t)t,
+		};
+		sf_surface_commit(s, &c);
+		commits++;
+		sf_time_t dl;
+		if (sf_output_repaint(o, 0, t + SF_MSEC(10), &dl) ==
+		    SF_REPAINT_NOW)
+			painted++;
+		enum sf_class cls = sf_surface_get_classification(s)->cls;
+		if (cls == SF_CLASS_TICKING && !first_tick)
+			first_tick = t;
+		else if (first_tick && cls != SF_CLASS_TICKING)
+			lost_class++;
+		sf_time_t interval = sf_surface_get_frame_interval(s, t);
+		next_allowed = interval > 0 ? t + interval : 0;
+	}
+	sf_assert_int_gt(first_tick, 0);
+	sf_assert_int_le(first_tick, SF_SEC(9));
+	sf_assert_int_eq(lost_class, 0);
+	/* Two minutes: four ticks to be detected, then one per release. */
+	sf_assert_int_le(commits, 4 + 120 / 30 + 1);
+	sf_assert_int_le(painted, 4 + 120 / 30 + 1);
+
+	/* The user is back: the throttle goes and the next tick paints. */
+	sf_time_t t = SF_SEC(126);
+	sf_core_notify_input(core, SF_INPUT_KEY, t);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
+	sf_core_destroy(core);
 }
 
 SF_TEST(essential_surfaces_are_never_held_or_throttled)
@@ -304,7 +359,8 @@ SF_TEST(background_surfaces_are_throttled_even_when_focused)
 	sf_time_t t = 0;
 	for (int f = 0; f < 120; f++, t += SF_SEC(1) / 60) {
 		sf_core_notify_input(core, SF_INPUT_KEY, t);
-		struct sf_commit_desc c = { t, &b, 1, true, (uint64_t)f };
+		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = (uint64_t)f };
 		sf_surface_commit(s, &c);
 	}
 	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
@@ -313,7 +369,8 @@ SF_TEST(background_surfaces_are_throttled_even_when_focused)
 	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
 	/* Now an animation nobody needs smooth. */
 	for (int f = 0; f < 120; f++, t += SF_SEC(1) / 60) {
-		struct sf_commit_desc c = { t, &b, 1, true, (uint64_t)f };
+		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = (uint64_t)f };
 		sf_surface_commit(s, &c);
 	}
 	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
@@ -374,8 +431,10 @@ SF_TEST(held_damage_is_flushed_at_its_deadline)
 
 	/* An identical commit while idle: held, then flushed. */
 	struct sf_box b = { 0, 0, 10, 10 };
-	struct sf_commit_desc c1 = { SF_SEC(10), &b, 1, true, 7 };
-	struct sf_commit_desc c2 = { SF_SEC(11), &b, 1, true, 7 };
+	struct sf_commit_desc c1 = { .time = SF_SEC(10), .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = 7 };
+	struct sf_commit_desc c2 = { .time = SF_SEC(11), .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = 7 };
 	run_until(core, SF_SEC(10));
 	sf_surface_commit(s, &c1);
 	sf_time_t dl;
@@ -442,7 +501,8 @@ SF_TEST(paused_video_stops_keeping_clocks_up)
 	struct sf_box b = { 0, 0, 1280, 720 };
 	sf_time_t t = SF_SEC(2);
 	for (int f = 0; f < 24 * 10; f++, t = SF_SEC(2) + SF_SEC(f) / 24) {
-		struct sf_commit_desc c = { t, &b, 1, true, (uint64_t)f };
+		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = (uint64_t)f };
 		run_until(core, t);
 		sf_surface_commit(v, &c);
 	}

@@ -11,6 +11,7 @@ static const char *const canonical[] = {
 	"13 commit 7 10,20,8x16 #00000000deadbeef\n",
 	"13.000001 commit 7 0,0,10x10+-5,3,2x2\n",
 	"14 commit 7 -\n",
+	"14.5 commit 7 0,0,300x32 #0000000000000011 same\n",
 	"15 input pointer\n",
 	"15 input key\n",
 	"15 input button\n",
@@ -69,6 +70,12 @@ SF_TEST(fields)
 					     err, sizeof(err)), SF_TRACE_OK);
 	sf_assert(ev.u.commit.has_hash);
 	sf_assert_int_eq(ev.u.commit.hash, 255);
+	sf_assert(!ev.u.commit.unchanged);
+
+	sf_assert_int_eq(sf_trace_parse_line("1 commit 3 0,0,1x1 same", &ev,
+					     err, sizeof(err)), SF_TRACE_OK);
+	sf_assert(ev.u.commit.unchanged);
+	sf_assert(!ev.u.commit.has_hash);
 }
 
 SF_TEST(blank_and_comments)
@@ -100,6 +107,7 @@ static const struct bad_line bad_lines[] = {
 	{ "1 commit", "missing surface id" },
 	{ "1 commit 1 10,20,8", "is not X,Y,WIDTHxHEIGHT" },
 	{ "1 commit 1 0,0,1x1 #xyz", "is not #HEX" },
+	{ "1 commit 1 0,0,1x1 sane", "neither a hash (#HEX, 1 to 16 digits) nor \"same\"" },
 	{ "1 commit 1 0,0,1x1 #00000000000000001", "1 to 16 digits" },
 	{ "1 commit 1 0,0,1x1+0,0,1x1+0,0,1x1+0,0,1x1+0,0,1x1+0,0,1x1+"
 	  "0,0,1x1+0,0,1x1+0,0,1x1", "more than 8 damage boxes" },
