@@ -64,6 +64,7 @@ note_input(struct sf_weston_seat *s, enum sf_input_kind kind)
 	};
 
 	sf_core_notify_input(sfw->core, kind, ev.time);
+	sf_weston_surface_release_unthrottled(sfw);
 	sf_weston_sync_idle_inhibit(sfw);
 	sf_weston_schedule_dispatch(sfw);
 	wl_signal_emit(&sfw->input_signal, &ev);

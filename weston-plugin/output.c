@@ -271,13 +271,22 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 			output->set_dpms(output, WESTON_DPMS_ON);
 		break;
 	case SF_DPMS_STANDBY:
+		/* Weston went idle on its own idle-time (the shell fades,
+		 * locks and sleeps): the outputs are or soon will be off,
+		 * and standby would light them again. */
+		if (c->state != WESTON_COMPOSITOR_ACTIVE) {
+			sf_weston_log(swo->sfw, "output %s: Weston is idle "
+				      "(idle-time): DPMS left to it",
+				      output->name);
+			break;
+		}
 		output->set_dpms(output, WESTON_DPMS_STANDBY);
 		break;
 	case SF_DPMS_OFF:
 		/* The last output to go off puts the compositor to sleep,
 		 * so that any input wakes everything through Weston. */
-		if (all_other_outputs_off(swo) &&
-		    c->state == WESTON_COMPOSITOR_ACTIVE)
+		if (c->state == WESTON_COMPOSITOR_ACTIVE &&
+		    all_other_outputs_off(swo))
 			weston_compositor_sleep(c);
 		else
 			output->set_dpms(output, WESTON_DPMS_OFF);

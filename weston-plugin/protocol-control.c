@@ -120,6 +120,17 @@ write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
 			 sfw->paused ? "true" : "false");
 	sf_writer_printf(w, "policy.inhibitors %u\n", sfw->inhibitors);
 
+	/* The configuration in effect, bad values already replaced. */
+	size_t n_opts;
+	const struct sf_option *opts = sf_config_options(&n_opts);
+	for (size_t i = 0; i < n_opts; i++) {
+		char value[SF_CONFIG_STRING_MAX + 8];
+
+		sf_config_format_value(&sfw->config, &opts[i], value,
+				       sizeof(value));
+		sf_writer_printf(w, "config.%s %s\n", opts[i].key, value);
+	}
+
 	wl_list_for_each(sws, &sfw->surfaces, link) {
 		const struct sf_weston_hints *h = &sws->current;
 

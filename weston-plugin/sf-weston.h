@@ -16,6 +16,7 @@
 #include <libweston/libweston.h>
 
 #include "sf-core.h"
+#include "sf-tiles.h"
 
 struct sf_weston_output;
 struct sf_weston_surface;
@@ -107,6 +108,10 @@ struct sf_weston_surface {
 	double visible_fraction;
 	bool label_set;
 
+	/* What the pixels under each 16x16 tile were, for shm buffers:
+	 * damage is narrowed to what really changed (sf-tiles.h). */
+	struct sf_tile_map tiles;
+
 	struct wl_listener commit_listener;
 	struct wl_listener destroy_listener;
 };
@@ -163,6 +168,11 @@ sf_weston_surface_init_all(struct sf_weston *sfw);
 
 void
 sf_weston_surface_finish_all(struct sf_weston *sfw);
+
+/* After input: answers the frame callbacks held for surfaces that are no
+ * longer throttled, so that a held clock or cursor redraws at once. */
+void
+sf_weston_surface_release_unthrottled(struct sf_weston *sfw);
 
 /* A label for logs and status: app_id, else title, else "surface N". */
 const char *

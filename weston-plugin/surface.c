@@ -66,6 +66,7 @@ sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface)
 	sws->sfw = sfw;
 	sws->surface = surface;
 	wl_list_init(&sws->held_callbacks);
+	sf_tile_map_init(&sws->tiles);
 	sws->current.rate_den = 1;
 	sws->pending.hints = sws->current;
 	sws->commit_listener.notify = surface_handle_commit;
@@ -135,6 +136,24 @@ announce_throttle(struct sf_weston_surface *sws, sf_time_t interval)
 	sf_weston_protocols_send_throttled(sws, interval);
 }
 
+void
+sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
+{
+	struct sf_weston_surface *sws;
+	sf_time_t now = sf_weston_now(sfw);
+
+	wl_list_for_each(sws, &sfw->surfaces, link) {
+		if (wl_list_empty(&sws->held_callbacks))
+			continue;
+		sf_time_t interval = sf_surface_get_frame_interval(sws->core,
+								   now);
+		if (interval > 0)
+			continue;	/* background: still throttled */
+		announce_throttle(sws, interval);
+		release_callbacks(sws, now);
+	}
+}
+
 /* Called after the commit reached the core: the new frame callbacks are
  * already on surface->frame_callback_list, where the next repaint would
  * answer them; a throttled surface gets them answered no sooner than one
@@ -178,23 +197,11 @@ throttle_frame_callbacks(struct sf_weston_surface *sws, sf_time_t now)
 
 /* --- commits --- */
 
-static uint64_t
-fnv1a(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-/* Hash of the damaged pixels, when the buffer is shm, mapped one to one
- * onto the surface, and the damage is small enough to be worth it. */
-static bool
-hash_damage(struct sf_weston_surface *sws, const pixman_box32_t *boxes,
-	    int n, int64_t area, uint64_t *out)
+/* Maps the shm buffer when it is one to one with the surface and the
+ * damage is small enough to be worth reading; the caller ends access. */
+static struct wl_shm_buffer *
+map_damaged_pixels(struct sf_weston_surface *sws, int64_t area,
+		   struct sf_pixels *px)
 {
 	struct weston_surface *surface = sws->surface;
 	struct weston_buffer *buffer = surface->buffer_ref.buffer;
@@ -202,48 +209,74 @@ hash_damage(struct sf_weston_surface *sws, const pixman_box32_t *boxes,
 
 	if (area <= 0 || area > sws->sfw->config.hash_max_area_px || !buffer ||
 	    !buffer->resource)
-		return false;
+		return NULL;
 	if (vp->buffer.transform != WL_OUTPUT_TRANSFORM_NORMAL ||
-	    vp->buffer.scale != 1 || vp->buffer.src_width != wl_fixed_from_int(-1) ||
+	    vp->buffer.scale != 1 ||
+	    vp->buffer.src_width != wl_fixed_from_int(-1) ||
 	    vp->surface.width != -1)
-		return false;
+		return NULL;
+
 	struct wl_shm_buffer *shm = wl_shm_buffer_get(buffer->resource);
 	if (!shm)
-		return false;
-	int bpp;
+		return NULL;
 	switch (wl_shm_buffer_get_format(shm)) {
 	case WL_SHM_FORMAT_ARGB8888:
 	case WL_SHM_FORMAT_XRGB8888:
 	case WL_SHM_FORMAT_ABGR8888:
 	case WL_SHM_FORMAT_XBGR8888:
-		bpp = 4;
+		px->bytes_per_pixel = 4;
 		break;
 	case WL_SHM_FORMAT_RGB565:
-		bpp = 2;
+		px->bytes_per_pixel = 2;
 		break;
 	default:
-		return false;
+		return NULL;
 	}
-	int32_t w = wl_shm_buffer_get_width(shm);
-	int32_t h = wl_shm_buffer_get_height(shm);
-	int32_t stride = wl_shm_buffer_get_stride(shm);
-	uint64_t hash = 0xcbf29ce484222325ull;
-
+	px->width = wl_shm_buffer_get_width(shm);
+	px->height = wl_shm_buffer_get_height(shm);
+	px->stride = wl_shm_buffer_get_stride(shm);
 	wl_shm_buffer_begin_access(shm);
-	const uint8_t *pixels = wl_shm_buffer_get_data(shm);
-	for (int i = 0; i < n; i++) {
-		int32_t x1 = boxes[i].x1 < 0 ? 0 : boxes[i].x1;
-		int32_t y1 = boxes[i].y1 < 0 ? 0 : boxes[i].y1;
-		int32_t x2 = boxes[i].x2 > w ? w : boxes[i].x2;
-		int32_t y2 = boxes[i].y2 > h ? h : boxes[i].y2;
-		for (int32_t y = y1; y < y2 && x2 > x1; y++)
-			hash = fnv1a(hash, pixels + (size_t)y * stride +
-						   (size_t)x1 * bpp,
-				     (size_t)(x2 - x1) * bpp);
+	px->data = wl_shm_buffer_get_data(shm);
+	return shm;
+}
+
+/* Narrows the commit's damage to the tiles whose pixels changed, and
+ * hashes them, so that whole-surface redraws of a clock or a cursor show
+ * as the small ticks and blinks they are, and a redraw of the same
+ * pixels as identical.  Leaves the commit as it is when the pixels
+ * cannot be read. */
+static void
+refine_damage(struct sf_weston_surface *sws, int64_t area,
+	      struct sf_commit_desc *commit, struct sf_box *changed,
+	      uint32_t max_changed)
+{
+	struct sf_pixels px;
+	struct wl_shm_buffer *shm = map_damaged_pixels(sws, area, &px);
+
+	if (!shm) {
+		/* Unknown content: what the map remembers may be stale. */
+		sf_tile_map_reset(&sws->tiles);
+		return;
 	}
+
+	struct sf_tile_change change = {
+		.boxes = changed,
+		.max_boxes = max_changed,
+	};
+	bool ok = sf_tile_map_refine(&sws->tiles, &px, commit->boxes,
+				     commit->n_boxes, &change);
+
 	wl_shm_buffer_end_access(shm);
-	*out = hash;
-	return true;
+	if (!ok)
+		return;
+	if (change.n_boxes == 0) {
+		commit->unchanged = true;
+		return;
+	}
+	commit->boxes = changed;
+	commit->n_boxes = change.n_boxes;
+	commit->has_hash = true;
+	commit->hash = change.hash;
 }
 
 static void
@@ -376,7 +409,9 @@ surface_handle_commit(struct wl_listener *listener, void *data)
 		.boxes = boxes,
 		.n_boxes = n_boxes,
 	};
-	commit.has_hash = hash_damage(sws, rects, n, area, &commit.hash);
+	struct sf_box changed[MAX_BOXES];
+	if (n > 0)
+		refine_damage(sws, area, &commit, changed, MAX_BOXES);
 	if (n > 0)
 		expect_damage(sws);
 	sf_surface_commit(sws->core, &commit);
@@ -396,6 +431,7 @@ surface_destroy(struct sf_weston_surface *sws)
 	if (sws->release_timer)
 		wl_event_source_remove(sws->release_timer);
 	sf_surface_destroy(sws->core);
+	sf_tile_map_finish(&sws->tiles);
 	wl_list_remove(&sws->commit_listener.link);
 	wl_list_remove(&sws->destroy_listener.link);
 	wl_list_remove(&sws->link);
