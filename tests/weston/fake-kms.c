@@ -13,7 +13,9 @@
  *    resolution (60 Hz is preferred, current and native, as a panel's
  *    native mode would be), and installs switch_mode and set_dpms hooks
  *    that record each request and otherwise behave like KMS: the new
- *    mode becomes current, a mode not in the list is refused;
+ *    mode becomes current, a mode not in the list is refused; with
+ *    [stillframe-test] modes=false, one mode and no switch_mode, a
+ *    backend that cannot switch;
  *  - wraps output->repaint, innermost, to count the repaints that reach
  *    the backend, the "page flips" of this fake KMS;
  *  - reads line commands from the FIFO named by [stillframe-test]
@@ -149,6 +151,8 @@ struct fake_kms {
 	bool seat_initialized;
 	struct weston_touch_device *touch_device;
 
+	bool with_modes;	/* [stillframe-test] modes=false: headless as is */
+	bool shutting_down;	/* compositor gone; outputs not yet */
 	char *control_path;
 	bool control_created;
 	int control_fd;
@@ -364,6 +368,9 @@ output_repaint(struct weston_output *output, pixman_region32_t *damage,
 	return ret;
 }
 
+static void
+fake_kms_free_if_done(struct fake_kms *fk);
+
 /* Undoes everything output_attach did; the output may live on. */
 static void
 output_detach(struct fake_output *fo)
@@ -401,9 +408,12 @@ output_detach(struct fake_output *fo)
 	if (fo->set_native_mode && output->native_mode == fo->native)
 		output->native_mode = NULL;
 
+	struct fake_kms *fk = fo->fk;
+
 	wl_list_remove(&fo->destroy_listener.link);
 	wl_list_remove(&fo->link);
 	free(fo);
+	fake_kms_free_if_done(fk);
 }
 
 static void
@@ -451,9 +461,13 @@ output_attach(struct fake_kms *fk, struct weston_output *output)
 
 	/*
 	 * Keep the backend's own mode struct as the 60 Hz one and put the
-	 * others around it, so the list reads fastest first.
+	 * others around it, so the list reads fastest first.  modes=false
+	 * leaves the single mode and no switch_mode, a backend that
+	 * cannot switch.
 	 */
 	native->refresh = NATIVE_REFRESH_MHZ;
+	if (!fk->with_modes)
+		goto modes_done;
 	native->flags = WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED;
 	struct wl_list *insert_after = native->link.prev;
 	for (size_t i = 0; i < MODE_COUNT; i++) {
@@ -486,6 +500,7 @@ output_attach(struct fake_kms *fk, struct weston_output *output)
 		output->native_mode = native;
 		fo->set_native_mode = true;
 	}
+modes_done:
 
 	fo->backend_repaint = output->repaint;
 	output->repaint = output_repaint;
@@ -493,17 +508,26 @@ output_attach(struct fake_kms *fk, struct weston_output *output)
 		weston_log("fake-kms: output %s already had switch_mode or "
 			   "set_dpms (not headless?); replacing them\n",
 			   output->name);
-	output->switch_mode = output_switch_mode;
+	if (fk->with_modes)
+		output->switch_mode = output_switch_mode;
 	output->set_dpms = output_set_dpms;
 
 	fo->destroy_listener.notify = output_handle_destroy;
 	weston_output_add_destroy_listener(output, &fo->destroy_listener);
 	wl_list_insert(fk->output_list.prev, &fo->link);
 
-	weston_log("fake-kms: test double standing in for KMS on output %s: "
-		   "modes %dx%d at 120, 60 (native), 48 and 30 Hz, "
-		   "switch_mode and set_dpms recorded, repaints counted\n",
-		   output->name, native->width, native->height);
+	if (fk->with_modes)
+		weston_log("fake-kms: test double standing in for KMS on "
+			   "output %s: modes %dx%d at 120, 60 (native), 48 "
+			   "and 30 Hz, switch_mode and set_dpms recorded, "
+			   "repaints counted\n",
+			   output->name, native->width, native->height);
+	else
+		weston_log("fake-kms: test double standing in for KMS on "
+			   "output %s: one mode %dx%d at 60 Hz and no "
+			   "switch_mode (modes=false), set_dpms recorded, "
+			   "repaints counted\n",
+			   output->name, native->width, native->height);
 }
 
 static void
@@ -889,30 +913,43 @@ control_open(struct fake_kms *fk)
 /* ---- lifetime ---- */
 
 static void
-fake_kms_destroy(struct fake_kms *fk)
+fake_kms_free_if_done(struct fake_kms *fk)
 {
-	struct fake_output *fo, *next;
+	if (!fk->shutting_down || !wl_list_empty(&fk->output_list))
+		return;
+	free(fk->requests);
+	free(fk);
+}
 
-	wl_list_for_each_safe(fo, next, &fk->output_list, link)
-		output_detach(fo);
+/* Everything but the outputs, which a backend keeps working until it
+ * destroys them, after every module's compositor destroy listener: the
+ * modules loaded after this one may still restore modes and DPMS. */
+static void
+fake_kms_shutdown(struct fake_kms *fk)
+{
 	wl_list_remove(&fk->output_created_listener.link);
 	wl_list_remove(&fk->destroy_listener.link);
 
 	if (fk->control_source)
 		wl_event_source_remove(fk->control_source);
+	fk->control_source = NULL;
 	if (fk->control_fd >= 0)
 		close(fk->control_fd);
+	fk->control_fd = -1;
 	if (fk->control_created)
 		unlink(fk->control_path);
 	free(fk->control_path);
+	fk->control_path = NULL;
 
 	if (fk->touch_device)
 		weston_touch_device_destroy(fk->touch_device);
+	fk->touch_device = NULL;
 	if (fk->seat_initialized)
 		weston_seat_release(&fk->seat);
+	fk->seat_initialized = false;
 
-	free(fk->requests);
-	free(fk);
+	fk->shutting_down = true;
+	fake_kms_free_if_done(fk);
 }
 
 static void
@@ -921,8 +958,8 @@ compositor_handle_destroy(struct wl_listener *listener, void *data)
 	struct fake_kms *fk = wl_container_of(listener, fk, destroy_listener);
 
 	weston_log("fake-kms: compositor shutting down; %zu requests were "
-		   "recorded\n", fk->request_count);
-	fake_kms_destroy(fk);
+		   "recorded so far\n", fk->request_count);
+	fake_kms_shutdown(fk);
 }
 
 static bool
@@ -987,6 +1024,8 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 					  CONFIG_SECTION, NULL, NULL);
 	bool with_touch;
 	weston_config_section_get_bool(section, "touch", &with_touch, true);
+	weston_config_section_get_bool(section, "modes", &fk->with_modes,
+				       true);
 	weston_config_section_get_string(section, "control",
 					 &fk->control_path, NULL);
 
@@ -1012,6 +1051,12 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 	return 0;
 
 fail:
-	fake_kms_destroy(fk);
+	{
+		struct fake_output *fo, *next;
+
+		wl_list_for_each_safe(fo, next, &fk->output_list, link)
+			output_detach(fo);
+	}
+	fake_kms_shutdown(fk);
 	return -1;
 }

@@ -39,6 +39,7 @@
 #   TAP:      wt_plan wt_ok wt_is wt_like wt_result wt_diag wt_skip
 #             wt_skip_one wt_bail
 #   weston:   wt_start wt_stop wt_alive wt_cmd wt_dump wt_log_wait wt_log_tail
+#             wt_ini_still_shell
 #   clients:  wt_client wt_client_alive wt_client_stop wt_run
 #   polling:  wt_poll
 # Variables set by wt_start: WT_DIR WT_SOCKET WT_INI WT_LOG WT_FIFO
@@ -301,6 +302,15 @@ wt__ini_modules() {	# stdin: user ini; prints [core] modules=
 		print
 		exit
 	}'
+}
+
+# wt_ini_still_shell: the [shell] lines that turn desktop-shell's
+# animations off, for tests that count repaints; use it inside the
+# weston.ini here-document as $(wt_ini_still_shell), extra [shell] keys
+# after it.
+wt_ini_still_shell() {
+	printf '%s\n' '[shell]' 'startup-animation=none' \
+		'close-animation=none' 'animation=none'
 }
 
 # wt_start NAME [WESTON-ARG...] [<INI]: start a private headless weston
