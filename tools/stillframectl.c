@@ -33,7 +33,7 @@ usage(FILE *f)
 		"\n"
 		"commands:\n"
 		"  status [--json]        print the status counters\n"
-		"  top [--interval S] [--count N] [--json]\n"
+		"  top [--interval S] [--count N] [--all] [--json]\n"
 		"                         print each surface's wakeups per second\n"
 		"                         every S seconds (default 1), N times\n"
 		"  pause                  put back the user's settings and stop acting\n"
@@ -656,13 +656,33 @@ sleep_seconds(double seconds)
 		;
 }
 
+/* One output's line of `top`: its state and how often it painted. */
+struct top_output {
+	char name[128];
+	const char *state;
+	double refresh_hz;
+	double repaints, suppressed;	/* per second */
+};
+
 static void
-print_top(const struct top_row *rows, size_t n, double elapsed,
-	  double since_start, bool json)
+print_top(const struct top_output *outputs, size_t n_outputs,
+	  const struct top_row *rows, size_t n, double elapsed,
+	  double since_start, bool json, bool all)
 {
 	if (json) {
-		printf("{\"time_s\": %.3f, \"interval_s\": %.3f, \"surfaces\": [",
+		printf("{\"time_s\": %.3f, \"interval_s\": %.3f, \"outputs\": [",
 		       since_start, elapsed);
+		for (size_t i = 0; i < n_outputs; i++) {
+			printf("%s{\"name\": ", i ? ", " : "");
+			json_string(outputs[i].name);
+			fputs(", \"state\": ", stdout);
+			json_string(outputs[i].state);
+			printf(", \"refresh_hz\": %.3f, \"repaints_per_s\": %.2f, "
+			       "\"suppressed_per_s\": %.2f}",
+			       outputs[i].refresh_hz, outputs[i].repaints,
+			       outputs[i].suppressed);
+		}
+		fputs("], \"surfaces\": [", stdout);
 		for (size_t i = 0; i < n; i++) {
 			printf("%s{\"id\": %u, \"commits_per_s\": %.2f, "
 			       "\"held_per_s\": %.2f, \"throttled_per_s\": %.2f, "
@@ -675,21 +695,91 @@ print_top(const struct top_row *rows, size_t n, double elapsed,
 			putchar('}');
 		}
 		fputs("]}\n", stdout);
-	} else {
-		printf("%9s %8s %11s  %-12s %7s  %s\n", "commits/s", "held/s",
-		       "throttled/s", "class", "surface", "label");
-		for (size_t i = 0; i < n; i++)
-			printf("%9.1f %8.1f %11.1f  %-12s %7u  %s\n",
-			       rows[i].commits, rows[i].held,
-			       rows[i].throttled, rows[i].cls, rows[i].id,
-			       rows[i].label);
-		putchar('\n');
+		fflush(stdout);
+		return;
 	}
+
+	printf("%-12s %-12s %9s %10s %12s   at %.0f s\n", "output", "state",
+	       "refresh", "repaints/s", "suppressed/s", since_start);
+	for (size_t i = 0; i < n_outputs; i++)
+		printf("%-12s %-12s %6.2f Hz %10.1f %12.1f\n", outputs[i].name,
+		       outputs[i].state, outputs[i].refresh_hz,
+		       outputs[i].repaints, outputs[i].suppressed);
+	printf("%9s %8s %11s  %-12s %7s  %s\n", "commits/s", "held/s",
+	       "throttled/s", "class", "surface", "label");
+	size_t quiet = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* A static surface that did nothing is most of them
+		 * (cursors, backgrounds, idle windows). */
+		if (!all && rows[i].commits == 0 && rows[i].held == 0 &&
+		    rows[i].throttled == 0 && strcmp(rows[i].cls, "static") == 0) {
+			quiet++;
+			continue;
+		}
+		printf("%9.1f %8.1f %11.1f  %-12s %7u  %s\n", rows[i].commits,
+		       rows[i].held, rows[i].throttled, rows[i].cls,
+		       rows[i].id, rows[i].label);
+	}
+	if (quiet)
+		printf("(%zu quiet static surface%s not shown; --all shows them)\n",
+		       quiet, quiet == 1 ? "" : "s");
+	putchar('\n');
 	fflush(stdout);
 }
 
+static double
+flat_double(const struct status *st, const char *output, const char *what)
+{
+	char key[256];
+	const char *value;
+
+	snprintf(key, sizeof(key), "output.%s.%s", output, what);
+	value = pairs_get(&st->flat, key);
+	return value ? strtod(value, NULL) : 0;
+}
+
+/* The outputs of a status, from its "output.NAME.state" lines; `state`
+ * points into `now`. */
+static size_t
+collect_outputs(const struct status *now, const struct status *before,
+		double elapsed, struct top_output *out, size_t max)
+{
+	size_t n = 0;
+	static const char suffix[] = ".state";
+
+	for (size_t i = 0; i < now->flat.n && n < max; i++) {
+		const char *key = now->flat.v[i].key;
+		size_t len = strlen(key);
+
+		if (strncmp(key, "output.", 7) != 0 || len <= 7 + 6 ||
+		    strcmp(key + len - 6, suffix) != 0)
+			continue;
+
+		struct top_output *o = &out[n];
+		size_t name_len = len - 7 - 6;
+		if (name_len >= sizeof(o->name))
+			continue;
+		memcpy(o->name, key + 7, name_len);
+		o->name[name_len] = '\0';
+		const char *name = o->name;
+		double repaints = flat_double(now, name, "repaints");
+		double suppressed = flat_double(now, name, "suppressed");
+		double repaints_before = flat_double(before, name, "repaints");
+		double suppressed_before = flat_double(before, name,
+						       "suppressed");
+		o->state = now->flat.v[i].value;
+		o->refresh_hz = flat_double(now, name, "refresh_mhz") / 1000.0;
+		o->repaints = repaints >= repaints_before ?
+			(repaints - repaints_before) / elapsed : 0;
+		o->suppressed = suppressed >= suppressed_before ?
+			(suppressed - suppressed_before) / elapsed : 0;
+		n++;
+	}
+	return n;
+}
+
 static int
-cmd_top(struct ctl *ctl, double interval, long count, bool json)
+cmd_top(struct ctl *ctl, double interval, long count, bool json, bool all)
 {
 	struct status before, now;
 	int ret = fetch_status(ctl, &before);
@@ -744,7 +834,12 @@ cmd_top(struct ctl *ctl, double interval, long count, bool json)
 			};
 		}
 		qsort(rows, now.n_surfaces, sizeof(*rows), compare_rows);
-		print_top(rows, now.n_surfaces, elapsed, t_now - start, json);
+
+		struct top_output outputs[16];
+		size_t n_outputs = collect_outputs(&now, &before, elapsed,
+						   outputs, 16);
+		print_top(outputs, n_outputs, rows, now.n_surfaces, elapsed,
+			  t_now - start, json, all);
 		free(rows);
 		status_free(&before);
 		before = now;
@@ -959,6 +1054,7 @@ enum command {
 struct args {
 	enum command command;
 	bool json;
+	bool all;
 	double interval;
 	long count;
 	uint32_t surface_id;
@@ -970,6 +1066,7 @@ parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "rate", required_argument, NULL, 'r' },
@@ -985,7 +1082,7 @@ parse_args(int argc, char **argv, struct args *a)
 		const char *options;	/* the letters it takes */
 	} commands[] = {
 		{ "status", CMD_STATUS, "j" },
-		{ "top", CMD_TOP, "jin" },
+		{ "top", CMD_TOP, "jina" },
 		{ "pause", CMD_PAUSE, "" },
 		{ "resume", CMD_RESUME, "" },
 		{ "hint", CMD_HINT, "rRpc" },
@@ -1028,6 +1125,9 @@ parse_args(int argc, char **argv, struct args *a)
 		switch (c) {
 		case 'j':
 			a->json = true;
+			break;
+		case 'a':
+			a->all = true;
 			break;
 		case 'i':
 			if (!parse_interval(optarg, &a->interval))
@@ -1126,7 +1226,7 @@ main(int argc, char **argv)
 			break;
 		case CMD_TOP:
 			ret = cmd_top(&ctl, args.interval, args.count,
-				      args.json);
+				      args.json, args.all);
 			break;
 		case CMD_PAUSE:
 			ret = cmd_pause(&ctl, true);

@@ -106,7 +106,7 @@ struct sf_weston_surface {
 
 	struct sf_weston_output *output;
 	double visible_fraction;
-	bool label_set;
+	char label[64];			/* see update_label() in surface.c */
 
 	/* What the pixels under each 16x16 tile were, for shm buffers:
 	 * damage is narrowed to what really changed (sf-tiles.h). */

@@ -84,18 +84,41 @@ sf_weston_surface_label(const struct sf_weston_surface *sws)
 
 	if (!sws)
 		return "(untracked)";
-	struct weston_desktop_surface *ds =
-		weston_surface_get_desktop_surface(sws->surface);
-	const char *s = ds ? weston_desktop_surface_get_app_id(ds) : NULL;
-	if (!s || !*s)
-		s = ds ? weston_desktop_surface_get_title(ds) : NULL;
-	if (!s || !*s)
-		s = sws->surface->role_name;
-	if (s && *s)
-		return s;
+	if (sws->label[0])
+		return sws->label;
 	snprintf(fallback, sizeof(fallback), "surface %u",
 		 sf_surface_get_id(sws->core));
 	return fallback;
+}
+
+/* What a user would call the surface: the app_id or title of a window,
+ * else the label the shell gave it ("panel for output ...", "cursor"),
+ * else its role.  Kept in sws->label and passed to the core when it
+ * changes (a toplevel gets its app_id after its first commit). */
+static void
+update_label(struct sf_weston_surface *sws)
+{
+	struct weston_surface *surface = sws->surface;
+	struct weston_desktop_surface *ds =
+		weston_surface_get_desktop_surface(surface);
+	char label[sizeof(sws->label)] = "";
+	const char *s = ds ? weston_desktop_surface_get_app_id(ds) : NULL;
+
+	if (!s || !*s)
+		s = ds ? weston_desktop_surface_get_title(ds) : NULL;
+	bool shell_label = false;
+
+	if (s && *s)
+		snprintf(label, sizeof(label), "%s", s);
+	else if (surface->get_label)
+		shell_label = surface->get_label(surface, label,
+						 sizeof(label)) > 0;
+	if (!label[0] && !shell_label && surface->role_name)
+		snprintf(label, sizeof(label), "%s", surface->role_name);
+	if (label[0] && strcmp(label, sws->label) != 0) {
+		memcpy(sws->label, label, sizeof(label));
+		sf_surface_set_label(sws->core, sws->label);
+	}
 }
 
 /* --- frame-callback throttling --- */
@@ -377,10 +400,7 @@ surface_handle_commit(struct wl_listener *listener, void *data)
 	sf_time_t now = sf_weston_now(sws->sfw);
 	(void)data;
 
-	if (!sws->label_set && weston_surface_get_desktop_surface(surface)) {
-		sf_surface_set_label(sws->core, sf_weston_surface_label(sws));
-		sws->label_set = true;
-	}
+	update_label(sws);
 	apply_hints(sws, now);
 	sf_surface_set_size(sws->core, surface->width, surface->height);
 	update_placement(sws, now);
