@@ -248,9 +248,17 @@ seat_handle_caps(struct wl_listener *listener, void *data)
 	hook_touch(s, s->seat->touch_state);
 }
 
+/* `devices_gone`: weston_seat_release() has freed the pointer, keyboard
+ * and touch already (it does so before the seat's destroy signal), with
+ * the signal lists our listeners are on; there is nothing to put back. */
 static void
-seat_unhook(struct sf_weston_seat *s)
+seat_unhook(struct sf_weston_seat *s, bool devices_gone)
 {
+	if (devices_gone) {
+		s->pointer = NULL;
+		s->keyboard = NULL;
+		s->touch = NULL;
+	}
 	if (s->pointer) {
 		if (s->pointer->default_grab.interface == &s->pointer_iface)
 			s->pointer->default_grab.interface = s->pointer_orig;
@@ -278,7 +286,7 @@ seat_handle_destroy(struct wl_listener *listener, void *data)
 	struct sf_weston_seat *s = wl_container_of(listener, s,
 						   destroy_listener);
 	(void)data;
-	seat_unhook(s);
+	seat_unhook(s, true);
 }
 
 static void
@@ -327,7 +335,11 @@ sf_weston_input_finish(struct sf_weston *sfw)
 {
 	struct sf_weston_seat *s, *next;
 
-	wl_list_remove(&sfw->seat_created_listener.link);
+	/* We finish as the compositor is destroyed, after desktop-shell
+	 * (loaded before us) freed itself without leaving
+	 * seat_created_signal (Weston 10.0.1): unlinking ours would write
+	 * into its freed listener, found by valgrind.  The signal is never
+	 * emitted again, so our link is left as it is. */
 	wl_list_for_each_safe(s, next, &sfw->seats, link)
-		seat_unhook(s);
+		seat_unhook(s, false);
 }
