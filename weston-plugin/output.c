@@ -169,8 +169,10 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 	uint64_t views = view_signature(output);
 	pixman_region32_t outside;
 
-	if (views != swo->painted_views)
+	if (views != swo->painted_views) {
 		force |= SF_FORCE_GEOMETRY;
+		sf_weston_surface_place_all(sfw);
+	}
 	pixman_region32_init(&outside);
 	pixman_region32_subtract(&outside, damage, &swo->expected);
 	if (pixman_region32_not_empty(&outside))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include <wayland-server-core.h>
@@ -77,6 +78,28 @@ sf_weston_protocols_untrack_all(struct wl_list *list)
 		wl_list_init(link);
 		wl_resource_set_user_data(resource, NULL);
 	}
+}
+
+/* A protocol error for the offending client only, and a log line that
+ * says who it was: the client is disconnected, Weston carries on. */
+static void __attribute__((format(printf, 3, 4)))
+post_client_error(struct wl_resource *resource, uint32_t code,
+		  const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	pid_t pid = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	wl_client_get_credentials(wl_resource_get_client(resource), &pid,
+				  NULL, NULL);
+	weston_log("stillframe: client bug: pid %d: %s@%u: %s (protocol "
+		   "error %u, client disconnected)\n", (int)pid,
+		   wl_resource_get_class(resource),
+		   wl_resource_get_id(resource), msg, code);
+	wl_resource_post_error(resource, code, "%s", msg);
 }
 
 /* --- per-surface objects --- */
@@ -185,7 +208,7 @@ surface_object_create(struct wl_resource *manager, uint32_t id,
 	struct wl_resource **slot = surface_object_slot(is_hint, sws);
 
 	if (*slot) {
-		wl_resource_post_error(manager, already_constructed,
+		post_client_error(manager, already_constructed,
 				       "wl_surface@%u already has a %s",
 				       wl_resource_get_id(surface_resource),
 				       interface->name);
@@ -230,7 +253,7 @@ surface_object_target(struct wl_resource *resource, bool error_inert)
 
 	if (!obj || !obj->surface) {
 		if (error_inert)
-			wl_resource_post_error(resource,
+			post_client_error(resource,
 				STILLFRAME_SURFACE_V1_ERROR_SURFACE_DESTROYED,
 				"the wl_surface of this object was destroyed");
 		return NULL;
@@ -266,7 +289,7 @@ hint_handle_set_content_rate(struct wl_client *client,
 	if (!sws)
 		return;
 	if (num != 0 && den == 0) {
-		wl_resource_post_error(resource,
+		post_client_error(resource,
 			STILLFRAME_SURFACE_V1_ERROR_INVALID_RATE,
 			"content rate %u/0 has a zero denominator",
 			num);
@@ -287,7 +310,7 @@ hint_handle_set_refresh_range(struct wl_client *client,
 	if (!sws)
 		return;
 	if (max_mhz != 0 && min_mhz > max_mhz) {
-		wl_resource_post_error(resource,
+		post_client_error(resource,
 			STILLFRAME_SURFACE_V1_ERROR_INVALID_RANGE,
 			"refresh range %u-%u mHz has its minimum above its maximum",
 			min_mhz, max_mhz);
@@ -318,7 +341,7 @@ hint_handle_set_priority(struct wl_client *client,
 		value = SF_WESTON_PRIORITY_BACKGROUND;
 		break;
 	default:
-		wl_resource_post_error(resource,
+		post_client_error(resource,
 			STILLFRAME_SURFACE_V1_ERROR_INVALID_PRIORITY,
 			"%u is not a stillframe_surface_v1.priority",
 			priority);

@@ -169,6 +169,12 @@ sf_weston_surface_init_all(struct sf_weston *sfw);
 void
 sf_weston_surface_finish_all(struct sf_weston *sfw);
 
+/* Views were mapped, moved or restacked: Weston has assigned their
+ * outputs by the time it repaints, which a surface's first commit comes
+ * too early to see. */
+void
+sf_weston_surface_place_all(struct sf_weston *sfw);
+
 /* After input: answers the frame callbacks held for surfaces that are no
  * longer throttled, so that a held clock or cursor redraws at once. */
 void

@@ -381,6 +381,16 @@ update_placement(struct sf_weston_surface *sws, sf_time_t now)
 			      fraction, now);
 }
 
+void
+sf_weston_surface_place_all(struct sf_weston *sfw)
+{
+	struct sf_weston_surface *sws;
+	sf_time_t now = sf_weston_now(sfw);
+
+	wl_list_for_each(sws, &sfw->surfaces, link)
+		update_placement(sws, now);
+}
+
 static void
 expect_damage(struct sf_weston_surface *sws)
 {

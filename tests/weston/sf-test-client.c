@@ -7,8 +7,13 @@
  *
  *   sf-test-client [--fps F] [--rate NUM/DEN] [--priority P]
  *                  [--inhibit] [--size WxH] [--seconds S]
+ *                  [--app-id NAME]
  *   sf-test-client --misuse double-get|bad-rate|bad-range|bad-priority|
  *                           after-destroy
+ *
+ * --app-id names the toplevel (default sf-test-client), which the
+ * plugin's status shows as the surface's label: a test running several
+ * clients tells their surfaces apart by it.
  *
  * With --misuse it exits 0 when the compositor sent the documented
  * protocol error for that misuse (printed as "protocol error: IFACE
@@ -130,9 +135,25 @@ toplevel_close(void *data, struct xdg_toplevel *toplevel)
 	exit(0);
 }
 
+/* Only sent at xdg_wm_base version 4 and 5; we bind version 1, but the
+ * listener has the slots. */
+static void
+toplevel_configure_bounds(void *data, struct xdg_toplevel *toplevel,
+			  int32_t w, int32_t h)
+{
+}
+
+static void
+toplevel_wm_capabilities(void *data, struct xdg_toplevel *toplevel,
+			 struct wl_array *caps)
+{
+}
+
 static const struct xdg_toplevel_listener toplevel_listener = {
-	toplevel_configure,
-	toplevel_close,
+	.configure = toplevel_configure,
+	.close = toplevel_close,
+	.configure_bounds = toplevel_configure_bounds,
+	.wm_capabilities = toplevel_wm_capabilities,
 };
 
 static void
@@ -265,6 +286,7 @@ main(int argc, char **argv)
 	struct client c = { .width = 256, .height = 256 };
 	unsigned fps = 0, num = 0, den = 1, seconds = 3600;
 	const char *priority = NULL, *misuse_what = NULL;
+	const char *app_id = "sf-test-client";
 	bool inhibit = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -294,6 +316,10 @@ main(int argc, char **argv)
 			i++;
 		} else if (strcmp(arg, "--misuse") == 0) {
 			misuse_what = val;
+			i++;
+		} else if (strcmp(arg, "--app-id") == 0) {
+			app_id = val;
+			ok = *val != '\0';
 			i++;
 		} else if (strcmp(arg, "--inhibit") == 0) {
 			inhibit = true;
@@ -335,7 +361,7 @@ main(int argc, char **argv)
 	xdg_surface_add_listener(c.xdg_surface, &xdg_surface_listener, &c);
 	c.toplevel = xdg_surface_get_toplevel(c.xdg_surface);
 	xdg_toplevel_add_listener(c.toplevel, &toplevel_listener, &c);
-	xdg_toplevel_set_app_id(c.toplevel, "sf-test-client");
+	xdg_toplevel_set_app_id(c.toplevel, app_id);
 	wl_surface_commit(c.surface);
 	while (!c.configured && wl_display_dispatch(c.display) >= 0)
 		;

@@ -1,0 +1,206 @@
+#!/bin/bash
+# TAP: stillframe.so in a real headless Weston 10 with the fake-KMS test
+# double (stillframe-test-fake-kms.so, standing in for a KMS backend):
+# loading, a second load, config errors, the log scope over both the log
+# file and weston-debug, the refresh drop and its undoing by input, the
+# DPMS stages in order, a backend that cannot switch modes, living with
+# Weston's own idle-time, and restoring the native mode at exit.
+# meson passes SF_FAKE_KMS, SF_PLUGIN and SF_CTL.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+for prog in weston weston-debug setsid timeout; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+[ -x "${SF_CTL:-}" ] || wt_skip "SF_CTL does not name stillframectl"
+
+ctl() {
+	WAYLAND_DISPLAY=$WT_SOCKET "$SF_CTL" "$@"
+}
+
+# status_of KEY: one value of `stillframectl status`.
+status_of() {
+	ctl status | awk -v k="$1" '$1 == k { print $2; exit }'
+}
+
+output_line() {
+	wt_dump | grep '^output headless '
+}
+
+mode_is() {		# mode_is MHZ: the output runs at MHZ
+	output_line | grep -q " mode 1024x640@$1 "
+}
+
+dpms_is() {		# dpms_is LEVEL
+	output_line | grep -q " dpms $1 "
+}
+
+# requests: the fake-KMS request lines, in the order they were made.
+requests() {
+	wt_dump | grep '^request headless ' | sed 's/ time_ms .*//'
+}
+
+# stop_weston_keep_log FILE: stop weston as a user would (SIGTERM) and
+# keep its log, which wt_stop removes.
+stop_weston_keep_log() {
+	kill -TERM "$WT_PID"
+	wt_poll 10 "weston to exit" eval "! kill -0 $WT_PID 2>/dev/null"
+	cp "$WT_LOG" "$1"
+	wt_stop
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; wt__cleanup' EXIT
+
+wt_plan 26
+
+# ---- loading, a second load, config errors ----
+# stillframe.so both in weston.ini and on the command line: Weston calls
+# wet_module_init twice, and the second must be refused, not doubled.
+wt_start lifecycle-load --modules=stillframe.so -l log,stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	$(wt_ini_still_shell)
+	[stillframe]
+	outputs=all
+	dim-timeout=999999
+	low-refresh-timeout=soon
+	blink-max-stalenes=100
+EOF
+
+wt_is "$(grep -c 'stillframe: loaded' "$WT_LOG")" 1 "loaded exactly once"
+wt_ok "grep -q 'stillframe: already loaded; ignoring the second' \"\$WT_LOG\"" \
+	"the second load is refused with a message saying why"
+wt_like "$(grep 'dim-timeout' "$WT_LOG")" \
+	'dim-timeout.*999999.*0\.\.86400.*keeping 120' \
+	"an out-of-range value names the key, the value, the range and the default kept"
+wt_like "$(grep 'low-refresh-timeout' "$WT_LOG")" \
+	'low-refresh-timeout.*soon' \
+	"a value that is not a number names the key and the value"
+wt_like "$(grep 'blink-max-stalenes' "$WT_LOG")" \
+	'unknown key.*blink-max-stalenes' \
+	"an unknown key in [stillframe] is reported"
+wt_is "$(status_of config.dim-timeout)" 120 \
+	"the default is what runs for a bad value"
+wt_stop
+
+# ---- the log scope, in the log file and through weston-debug ----
+# --debug offers weston_debug_v1; weston-debug streams one scope.
+wt_start lifecycle-log --debug -l log,stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	$(wt_ini_still_shell)
+	[stillframe]
+	outputs=all
+	low-refresh-timeout=700
+	dim-timeout=2
+	standby-timeout=3
+	off-timeout=4
+	reclock-delay=200
+EOF
+
+WAYLAND_DISPLAY=$WT_SOCKET setsid weston-debug stillframe \
+	>"$tmp/debug.out" 2>"$tmp/debug.err" </dev/null &
+debug_pid=$!
+WT_CLIENT_PIDS+=("$debug_pid")
+
+wt_poll 5 "a drop to 30 Hz" mode_is 30000
+wt_result $? "after low-refresh-timeout the panel runs at its lowest mode (30 Hz)"
+wt_ok "grep -q 'output headless: active -> low-refresh (timeout)' \"\$WT_LOG\"" \
+	"the log scope gives the decision and its reason"
+
+# Any input: back to native in the same dispatch as the input, before
+# anything is painted.  The dump is a barrier: it runs after the motion.
+wt_cmd motion 4 4
+wt_ok 'mode_is 60000' "pointer motion restores 60 Hz before the next frame"
+wt_like "$(requests | tail -n 1)" 'switch_mode 1024x640@60000 ok' \
+	"the last mode request is the native one"
+
+# The stages in order, with nothing but time passing.
+wt_poll 8 "dpms off" dpms_is off
+wt_result $? "the output is blanked with DPMS after off-timeout"
+stages=$(grep -o 'output headless: [a-z-]* -> [a-z-]* (timeout)' "$WT_LOG" |
+	sed 's/output headless: //; s/ (timeout)//' | tail -n 4 | tr '\n' ';')
+wt_is "$stages" \
+	"active -> low-refresh;low-refresh -> dim;dim -> standby;standby -> off;" \
+	"the idle stages come in order: low refresh, dim, standby, off"
+wt_like "$(requests | grep dpms | tr '\n' ';')" \
+	'dpms standby;.*dpms off;$' \
+	"DPMS standby is asked for before DPMS off"
+wt_ok "grep -q 'backlight 30% requested (not carried out' \"\$WT_LOG\"" \
+	"dimming is logged as a request, marked as not carried out yet"
+wt_ok "grep -q 'gpu: low clocks requested (not carried out' \"\$WT_LOG\"" \
+	"reclocking is logged as a request, marked as not carried out yet"
+
+wt_cmd key 30
+wt_ok 'dpms_is on && mode_is 60000' \
+	"a key press turns the output back on at its native mode"
+wt_is "$(status_of output.headless.state)" active "the policy is active again"
+
+wt_poll 5 "weston-debug output" \
+	grep -q 'output headless: .* -> active (input)' "$tmp/debug.out"
+wt_result $? "weston-debug stillframe streams the same decisions"
+
+stop_weston_keep_log "$tmp/exit.log"
+wt_is "${WT_EXIT:-x}" 0 "weston exits cleanly with the plugin loaded"
+
+# ---- leaving the panel as it was ----
+wt_start lifecycle-exit -l log,stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	[stillframe]
+	outputs=all
+	low-refresh-timeout=300
+EOF
+wt_poll 5 "a drop to 30 Hz" mode_is 30000
+stop_weston_keep_log "$tmp/exit.log"
+wt_like "$(grep 'fake-kms: .*switch_mode' "$tmp/exit.log" | tail -n 1)" \
+	'1024x640@60000' \
+	"at exit the panel is switched back to its native 60 Hz"
+
+# ---- a backend that cannot switch modes ----
+wt_start lifecycle-nomodes -l log,stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	[stillframe-test]
+	modes=false
+	[stillframe]
+	outputs=all
+	low-refresh-timeout=200
+EOF
+wt_poll 5 "low-refresh state" \
+	eval '[ "$(status_of output.headless.state)" = low-refresh ]'
+wt_cmd motion 1 1
+wt_poll 5 "low-refresh state again" \
+	eval '[ "$(status_of output.headless.state)" = low-refresh ]'
+wt_is "$(grep -c 'cannot switch modes' "$WT_LOG")" 1 \
+	"a backend without switch_mode gets one log line, not one per idle"
+wt_is "$(requests | grep -c switch_mode)" 0 "and no mode is asked for"
+wt_stop
+
+# ---- Weston's own idle-time ----
+# Weston fades, locks and sleeps after idle-time; stillframe's later
+# stages must not light the outputs again (standby after off).
+wt_start lifecycle-idle -l log,stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	idle-time=1
+	$(wt_ini_still_shell)
+	[stillframe]
+	outputs=all
+	low-refresh-timeout=300
+	dim-timeout=3
+	standby-timeout=4
+	off-timeout=5
+EOF
+wt_poll 6 "Weston's own dpms off" dpms_is off
+wt_result $? "Weston's idle-time still blanks the outputs with stillframe loaded"
+wt_poll 8 "stillframe's off stage" \
+	eval '[ "$(status_of output.headless.state)" = off ]'
+wt_is "$(requests | grep dpms | sed -n '1p')" "request headless dpms off" \
+	"after Weston blanked, stillframe never asks for standby (no fight)"
+wt_ok 'dpms_is off' "the outputs stay off through stillframe's stages"
+wt_cmd key 30
+wt_poll 3 "dpms on" dpms_is on
+wt_result $? "input wakes Weston and the outputs come back on"
+wt_stop

@@ -1,0 +1,395 @@
+#!/bin/bash
+# TAP: the Wayland protocols the stillframe plugin serves, on a real
+# headless Weston with the fake-KMS test double and real clients:
+#
+#  - stillframe_v1 misuse: each documented protocol error reaches the
+#    offending client only; Weston and a bystander client carry on;
+#  - stillframe_surface_v1.set_content_rate: 24 fps content gets the
+#    48 Hz mode once the user is idle, and loses it with its client;
+#  - stillframe_control_v1 pause and resume (stillframectl);
+#  - zwp_idle_inhibit_manager_v1: an inhibitor keeps DPMS on;
+#  - ext_idle_notifier_v1: swayidle gets idled and resumed, and no
+#    idled while an inhibitor is active.
+#
+# Meson passes SF_FAKE_KMS, SF_PLUGIN, SF_TEST_CLIENT (sf-test-client.c)
+# and SF_CTL (stillframectl).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+for prog in weston setsid timeout; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+for var in SF_PLUGIN SF_TEST_CLIENT SF_CTL; do
+	[ -f "${!var:-}" ] ||
+		wt_skip "$var does not name a built file (run through meson)"
+done
+have_swayidle=false
+command -v swayidle >/dev/null && have_swayidle=true
+
+# ---- helpers ----
+
+ctl() {
+	WAYLAND_DISPLAY=$WT_SOCKET timeout "$WT_TIMEOUT" "$SF_CTL" "$@"
+}
+
+# status_value KEY: the value of one "KEY VALUE" line of the status.
+status_value() {
+	ctl status | awk -v k="$1" '$1 == k { print $2; exit }'
+}
+
+# status_is KEY VALUE: for wt_poll.
+status_is() {
+	[ "$(status_value "$1")" = "$2" ]
+}
+
+# surface_line LABEL: the "surface.N class=... label=LABEL" line.
+surface_line() {
+	ctl status | grep -E "^surface\.[0-9]+ .* label=$1\$"
+}
+
+# surface_id LABEL: its N.
+surface_id() {
+	surface_line "$1" | sed -E 's/^surface\.([0-9]+) .*/\1/' | head -n 1
+}
+
+# surface_key LABEL KEY: the value of "surface.N.KEY" for that surface.
+surface_key() {
+	local id
+	id=$(surface_id "$1")
+	[ -n "$id" ] && status_value "surface.$id.$2"
+}
+
+surface_key_is() {
+	[ "$(surface_key "$1" "$2")" = "$3" ]
+}
+
+# surface_commits LABEL: the commits= count of its status line.
+surface_commits() {
+	surface_line "$1" | sed -E 's/.* commits=([0-9]+) .*/\1/' | head -n 1
+}
+
+commits_above() {	# commits_above LABEL N
+	local c
+	c=$(surface_commits "$1")
+	[ -n "$c" ] && [ "$c" -gt "$2" ]
+}
+
+has_surface() {
+	surface_line "$1" >/dev/null
+}
+
+no_surface() {
+	! has_surface "$1"
+}
+
+output_line() {
+	wt_dump | grep '^output headless '
+}
+
+# mode_is MHZ: the double's current mode has that refresh.
+mode_is() {
+	output_line | grep -q " mode 1024x640@$1 "
+}
+
+dpms_is() {
+	output_line | grep -q " dpms $1 "
+}
+
+# requests: the double's request log, one "switch_mode WxH@MHZ ok" or
+# "dpms LEVEL" a line, oldest first.
+requests() {
+	wt_dump | awk '/^request headless / {
+		if ($3 == "switch_mode") print $3, $4, $5; else print $3, $4
+	}'
+}
+
+# requests_since N [ERE]: the requests after the first N, those matching
+# ERE only, joined with ";".
+requests_since() {
+	requests | tail -n "+$(($1 + 1))" | grep -E -- "${2:-.}" |
+		tr '\n' ';'
+}
+
+request_count() {
+	requests | wc -l
+}
+
+# log_count ERE: how many lines of the weston log match.
+log_count() {
+	grep -Ec -- "$1" "$WT_LOG"
+}
+
+log_count_above() {
+	[ "$(log_count "$1")" -gt "$2" ]
+}
+
+file_is() {	# file_is PATH CONTENT: for wt_poll
+	[ "$(cat "$1" 2>/dev/null)" = "$2" ]
+}
+
+# The ini every weston here starts from; the arguments are lines of its
+# [stillframe] section.  Weston's own idle handling is off ([core]
+# idle-time=0), so that DPMS requests can only come from stillframe.  No
+# panel: its clock redraws once a minute, and a redraw right after input
+# counts as interactive and asks for the native rate, which would make
+# the mode switches here depend on the time of day.
+ini() {
+	cat <<-EOF
+		[core]
+		modules=stillframe.so
+		idle-time=0
+		$(wt_ini_still_shell)
+		panel-position=none
+		[stillframe]
+		outputs=all
+	EOF
+	printf '%s\n' "$@"
+}
+
+wt_plan 60
+
+# ---- 1. stillframe_v1 misuse ----
+# Default timeouts: nothing here depends on the policy.
+wt_start sf-proto-misuse -l log,stillframe < <(ini)
+
+wt_client "$SF_TEST_CLIENT" --fps 10 --app-id sf-bystander
+bystander=$WT_LAST_PID
+bystander_log=$WT_LAST_LOG
+wt_ok "wt_poll \$WT_TIMEOUT 'the bystander in the status' \
+	has_surface sf-bystander" \
+	"a bystander client (10 fps) is tracked: its surface is in the status"
+
+# misuse CASE IFACE CODE MESSAGE-ERE: the client gets error CODE on
+# IFACE (what it prints) and libwayland's report of it (stderr) has the
+# plugin's message naming the object.
+misuse() {
+	local what=$1 iface=$2 code=$3 message=$4 out err rc before
+	before=$(surface_commits sf-bystander)
+	before=${before:-0}
+	out=$(wt_run "$SF_TEST_CLIENT" --misuse "$what" \
+		--app-id "sf-misuse-$what" 2>"$WT_DIR/misuse.err")
+	rc=$?
+	err=$(cat "$WT_DIR/misuse.err")
+	wt_is "$rc:$out" "0:protocol error: $iface $code" \
+		"$what: the client gets $iface error $code and exits 0"
+	wt_like "$err" "^$iface@[0-9]+: error $code: $message" \
+		"$what: the error message names the object and the fault"
+	wt_like "$(grep 'stillframe: client bug' "$WT_LOG" | tail -n 1)" \
+		"client bug: pid [0-9]+: $iface@[0-9]+: $message \\(protocol error $code" \
+		"$what: Weston's log names the client, the object and the fault"
+	# Still connected: its surface is tracked and it keeps committing.
+	if wt_alive && wt_client_alive "$bystander" &&
+		wt_poll "$WT_TIMEOUT" "the bystander to commit again" \
+			commits_above sf-bystander "$before"
+	then
+		wt_result 0 "$what: weston and the bystander carry on"
+	else
+		wt_result 1 "$what: weston and the bystander carry on"
+		wt_diag "weston alive: $(wt_alive && echo yes || echo no)," \
+			"bystander alive: $(wt_client_alive "$bystander" &&
+				echo yes || echo no)" \
+			"bystander's log:" "$(cat "$bystander_log")"
+	fi
+}
+
+misuse double-get stillframe_manager_v1 0 \
+	'wl_surface@[0-9]+ already has a stillframe_surface_v1'
+misuse bad-rate stillframe_surface_v1 0 \
+	'content rate 24/0 has a zero denominator'
+misuse bad-range stillframe_surface_v1 1 \
+	'refresh range 60000-30000 mHz has its minimum above its maximum'
+misuse bad-priority stillframe_surface_v1 3 \
+	'77 is not a stillframe_surface_v1.priority'
+misuse after-destroy stillframe_surface_v1 2 \
+	'the wl_surface of this object was destroyed'
+
+# A disconnected client leaves nothing behind in the plugin.
+wt_ok "wt_poll \$WT_TIMEOUT 'the misusing clients to be forgotten' \
+	no_surface 'sf-misuse-.*'" \
+	"the surfaces of the disconnected clients are no longer tracked"
+
+# ---- 2. ext_idle_notifier_v1 with swayidle ----
+if $have_swayidle; then
+	idle_file=$WT_DIR/swayidle.out
+	: >"$idle_file"
+	wt_client swayidle -w timeout 2 "echo idled >>$idle_file" \
+		resume "echo resumed >>$idle_file"
+	wt_ok "wt_poll \$WT_TIMEOUT 'swayidle to idle' \
+		file_is \"\$idle_file\" idled" \
+		"swayidle gets idled after its 2 s timeout without input"
+	sleep 0.5
+	wt_is "$(cat "$idle_file")" idled \
+		"and no resumed while there is no input"
+	wt_cmd motion 5 5
+	wt_ok "wt_poll \$WT_TIMEOUT 'swayidle to resume' \
+		file_is \"\$idle_file\" \"\$(printf 'idled\nresumed')\"" \
+		"pointer motion gets it resumed"
+	wt_client_stop "$WT_LAST_PID"
+else
+	for t in "swayidle gets idled" "no resumed without input" \
+		"motion gets it resumed"; do
+		wt_skip_one "$t" "swayidle is not installed"
+	done
+fi
+
+wt_ok "wt_alive && wt_client_alive $bystander" \
+	"weston and the bystander are still up at the end"
+wt_stop
+
+# ---- 3. a content-rate hint of 24 fps ----
+# While the user is active the native 60 Hz is the floor (and the
+# selector picks 120 Hz, 5 x 24, above it); once idle, after
+# low-refresh-timeout, the floor is 30 Hz and the best cadence at or
+# above it is 48 Hz, which plays 24 fps without judder (60 Hz would be
+# 3:2 pulldown), as long as nothing else on the output votes for a rate
+# (common/selector.c).  No dwell: every choice takes effect at once.
+wt_start sf-proto-hints -l stillframe < <(ini low-refresh-timeout=300 \
+	refresh-dwell=0 dim-timeout=0 standby-timeout=0 off-timeout=0)
+
+wt_client "$SF_TEST_CLIENT" --rate 24/1 --fps 24 --app-id sf-video
+video=$WT_LAST_PID
+wt_ok "wt_poll \$WT_TIMEOUT 'the hint in the status' \
+	surface_key_is sf-video rate 24/1" \
+	"the status shows the surface's content rate hint 24/1"
+wt_is "$(surface_key sf-video hint_object)" true \
+	"and its stillframe_surface_v1"
+if wt_poll "$WT_TIMEOUT" "the 48 Hz mode" mode_is 48000; then
+	wt_result 0 "idle, the output runs at 48 Hz for the 24 fps video"
+else
+	wt_result 1 "idle, the output runs at 48 Hz for the 24 fps video"
+	wt_diag "$(output_line)"
+fi
+wt_like "$(requests_since 0 switch_mode | tr ';' '\n' | tail -n 1)" \
+	'^switch_mode 1024x640@48000 ok$' \
+	"through a switch_mode request for 1024x640@48000"
+wt_ok "grep -Eq 'output headless: refresh [0-9.]+ -> 48.000 Hz \
+\\(content rate\\)' \"\$WT_LOG\"" \
+	"the plugin log gives the content rate as the reason"
+
+n=$(request_count)
+wt_client_stop "$video"
+wt_ok "wt_poll \$WT_TIMEOUT 'the video to be forgotten' \
+	no_surface sf-video" \
+	"the video's surface is gone from the status with its client"
+wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
+	"without it the output goes to the idle floor, 30 Hz"
+wt_is "$(requests_since "$n" switch_mode)" \
+	"switch_mode 1024x640@30000 ok;" "through one switch_mode request"
+
+# The hint alone does it: a surface redrawing at 2 fps is classified
+# static and asks for no rate by itself (30 Hz would serve it anyway),
+# but says it shows 24 fps content.  It redraws at all because the
+# plugin places a surface on an output only at a commit, and at its
+# first buffer's commit Weston has not yet assigned the view an output:
+# a window that commits once never votes.
+n=$(request_count)
+wt_client "$SF_TEST_CLIENT" --rate 24/1 --fps 2 --app-id sf-still
+still=$WT_LAST_PID
+wt_ok "wt_poll \$WT_TIMEOUT 'the 48 Hz mode' mode_is 48000" \
+	"a 2 fps surface hinting 24 fps content gets 48 Hz too"
+wt_client_stop "$still"
+wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
+	"and gives it back when its client goes"
+wt_is "$(requests_since "$n" switch_mode)" \
+	"switch_mode 1024x640@48000 ok;switch_mode 1024x640@30000 ok;" \
+	"the requests for it came in order"
+
+# ---- 4. stillframectl pause and resume ----
+# The output idles at 30 Hz.  Paused, stillframe puts the native mode
+# back and changes nothing, though its governor still follows the input.
+wt_is "$(status_value policy.paused)" false "policy.paused is false at first"
+n=$(request_count)
+ctl pause
+rc=$?
+wt_is "$rc:$(status_value policy.paused)" 0:true \
+	"stillframectl pause succeeds; policy.paused is true"
+wt_ok "wt_poll \$WT_TIMEOUT 'the native mode back' mode_is 60000" \
+	"pausing puts the native 60 Hz mode back"
+wt_is "$(requests_since "$n" switch_mode)" \
+	"switch_mode 1024x640@60000 ok;" "through one switch_mode request"
+
+n=$(request_count)
+idled=$(log_count 'output headless: active -> low-refresh')
+wt_cmd motion 3 3
+wt_ok "wt_poll \$WT_TIMEOUT 'the governor to idle again' \
+	log_count_above 'output headless: active -> low-refresh' $idled" \
+	"paused, the governor still goes idle after the low-refresh timeout"
+wt_is "$(requests_since "$n" switch_mode)|$(output_line |
+	awk '{ print $4 }')" "|1024x640@60000" \
+	"but no mode switch follows: still 60 Hz"
+
+ctl resume
+rc=$?
+wt_is "$rc:$(status_value policy.paused)" 0:false \
+	"stillframectl resume succeeds; policy.paused is false"
+wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor after resuming' \
+	mode_is 30000" \
+	"resumed, the policy acts again: 30 Hz after the timeout"
+wt_is "$(requests_since "$n" switch_mode)" \
+	"switch_mode 1024x640@30000 ok;" "through one switch_mode request"
+wt_stop
+
+# ---- 5. zwp_idle_inhibit_manager_v1 ----
+# DPMS standby after 1 s without input and off after 2 s; no dimming,
+# and no doubling of the timeouts after a quick wake.
+wt_start sf-proto-inhibit -l stillframe < <(ini low-refresh-timeout=200 \
+	dim-timeout=0 standby-timeout=1 off-timeout=2 quick-wake-window=0)
+
+wt_client "$SF_TEST_CLIENT" --app-id sf-window
+wt_ok "wt_poll \$WT_TIMEOUT 'DPMS off' dpms_is off" \
+	"without an inhibitor the output goes DPMS off"
+wt_is "$(requests_since 0 '^dpms')" "dpms standby;dpms off;" \
+	"through standby, then off, in order"
+wt_is "$(status_value output.headless.state)" off "the status says off"
+
+n=$(request_count)
+wt_cmd motion 1 1
+wt_ok "wt_poll \$WT_TIMEOUT 'DPMS on' dpms_is on" "input turns it back on"
+wt_is "$(requests_since "$n" '^dpms' | tr ';' '\n' | sort -u | tr '\n' ';')" \
+	"dpms on;" "with DPMS on requests only"
+
+wt_client "$SF_TEST_CLIENT" --inhibit --app-id sf-inhibitor
+inhibitor=$WT_LAST_PID
+wt_ok "wt_poll \$WT_TIMEOUT 'the inhibitor' status_is policy.inhibitors 1" \
+	"an idle inhibitor client: policy.inhibitors is 1"
+if $have_swayidle; then
+	idle_file=$WT_DIR/swayidle-inhibited.out
+	: >"$idle_file"
+	wt_client swayidle -w timeout 1 "echo idled >>$idle_file"
+	swayidle_pid=$WT_LAST_PID
+fi
+n=$(request_count)
+wt_cmd motion 1 1
+# Past both timeouts, counted from that input, with a margin.
+sleep 3
+wt_ok "dpms_is on" "with the inhibitor DPMS stays on past the timeouts"
+wt_is "$(requests_since "$n" '^dpms (standby|off)')" "" \
+	"no DPMS standby or off request was made"
+wt_is "$(status_value output.headless.state)" low-refresh \
+	"the output is held at low-refresh"
+if $have_swayidle; then
+	wt_is "$(cat "$idle_file")" "" \
+		"nor does swayidle (1 s timeout) get idled meanwhile"
+else
+	wt_skip_one "nor does swayidle get idled" "swayidle is not installed"
+fi
+
+n=$(request_count)
+wt_client_stop "$inhibitor"
+wt_ok "wt_poll \$WT_TIMEOUT 'no inhibitor' status_is policy.inhibitors 0" \
+	"when the inhibitor's client exits policy.inhibitors is 0"
+wt_ok "wt_poll \$WT_TIMEOUT 'DPMS off' dpms_is off" \
+	"and blanking happens again"
+wt_is "$(requests_since "$n" '^dpms')" "dpms standby;dpms off;" \
+	"through standby, then off, in order"
+if $have_swayidle; then
+	wt_ok "wt_poll \$WT_TIMEOUT 'swayidle to idle' \
+		file_is \"\$idle_file\" idled" \
+		"swayidle gets idled once the inhibitor is gone"
+	wt_client_stop "$swayidle_pid"
+else
+	wt_skip_one "swayidle gets idled" "swayidle is not installed"
+fi
+wt_stop
+
+exit 0
