@@ -33,6 +33,7 @@ struct sf_tile_map {
 	int32_t width, height;	/* the surface size the tiles cover */
 	uint32_t cols, rows;
 	uint64_t *hashes;	/* cols * rows; 0 means never seen */
+	bool any_seen;		/* some hash is not 0: reset has work */
 };
 
 void

@@ -17,12 +17,16 @@ sf_tile_map_finish(struct sf_tile_map *map)
 	sf_tile_map_init(map);
 }
 
+/* Called for every commit whose pixels cannot be read (large damage, a
+ * dmabuf): cheap when there is nothing to forget. */
 void
 sf_tile_map_reset(struct sf_tile_map *map)
 {
-	if (map->hashes)
-		memset(map->hashes, 0,
-		       (size_t)map->cols * map->rows * sizeof(*map->hashes));
+	if (!map->any_seen)
+		return;
+	memset(map->hashes, 0,
+	       (size_t)map->cols * map->rows * sizeof(*map->hashes));
+	map->any_seen = false;
 }
 
 static bool
@@ -167,6 +171,7 @@ sf_tile_map_refine(struct sf_tile_map *map, const struct sf_pixels *px,
 				uint64_t h = hash_tile(px, tx1, ty1, tx2, ty2);
 				changed = h != *slot;
 				*slot = h;
+				map->any_seen = true;
 				if (changed)
 					hash = mix(mix(hash, r * map->cols + c), h);
 			}
