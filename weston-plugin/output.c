@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Outputs: each weston_output becomes an sf_output of the core.  Its
- * repaint hook is wrapped so the core can hold a repaint whose damage is
- * only blinks, ticks and commits that changed nothing; the core's mode,
- * DPMS, backlight and clock requests are carried out here.
+ * assign_planes and repaint hooks are wrapped so the core can hold a
+ * repaint whose damage is only blinks, ticks and commits that changed
+ * nothing; the core's mode, DPMS, backlight and clock requests are
+ * carried out here.
+ *
+ * The decision is taken in assign_planes, the first backend hook of
+ * Weston's output repaint, because a KMS backend builds the cycle's
+ * plane state there and commits it with the frame: a held frame must
+ * leave the planes untouched, or the backend would flip planes without
+ * the frame (and finish that frame a second time).  A held frame is
+ * finished here instead, exactly as a backend finishes a frame it
+ * showed, so Weston's repaint loop stays consistent.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +35,11 @@ struct sf_weston_output {
 	struct sf_output *core;
 	struct wl_list link;		/* sf_weston.outputs */
 
-	/* The backend's repaint, called when the core says paint. */
+	/* The backend's hooks, called when the core says paint. */
 	int (*backend_repaint)(struct weston_output *output,
 			       pixman_region32_t *damage, void *repaint_data);
+	void (*backend_assign_planes)(struct weston_output *output,
+				      void *repaint_data);
 	struct weston_mode **modes;	/* index as the core's modes */
 	size_t n_modes;
 	bool manage_refresh;		/* may change the mode */
@@ -37,6 +48,10 @@ struct sf_weston_output {
 
 	uint32_t force;			/* enum sf_repaint_force, pending */
 	uint64_t painted_views;		/* view signature at the last paint */
+	/* This cycle's decision, taken in assign_planes (or in repaint
+	 * when Weston skips assign_planes, as with disable_planes). */
+	bool decided;
+	bool hold;
 	/* Where tracked surfaces committed since the last paint (global
 	 * coordinates): damage anywhere else is not ours to hold. */
 	pixman_region32_t expected;
@@ -108,9 +123,10 @@ output_is_internal(struct weston_output *output)
 
 /* --- repaint --- */
 
-/* A cheap fingerprint of what is stacked on the output and where: when
- * it changes, a view moved, was mapped, unmapped or restacked, the
- * pointer moved, or a plane changed, and the repaint must run. */
+/* A cheap fingerprint of what is stacked on the output, where, and on
+ * which plane: when it changes, a view moved, was mapped, unmapped or
+ * restacked, or the pointer moved, and the repaint must run.  Taken
+ * after Weston rebuilt the view list for this repaint. */
 static uint64_t
 view_signature(struct weston_output *output)
 {
@@ -141,8 +157,100 @@ view_signature(struct weston_output *output)
 	return h;
 }
 
+/*
+ * What the adapter sees that always paints, before Weston gathers the
+ * cycle's damage: damage on the primary plane that no tracked commit
+ * explains (a view moved away, a shell redrew the output), damage on a
+ * surface that was not committed (a shell's weston_surface_damage), a
+ * damaged surface on another plane (the plane's buffer would change),
+ * and running compositor animations (fades, zoom), which need frames.
+ */
+static uint32_t
+pending_damage_force(struct sf_weston_output *swo)
+{
+	struct weston_output *output = swo->output;
+	struct weston_compositor *c = output->compositor;
+	struct weston_view *view;
+	pixman_region32_t unseen;
+	uint32_t force = 0;
+
+	if (!wl_list_empty(&output->animation_list))
+		force |= SF_FORCE_OTHER;
+	pixman_region32_init(&unseen);
+	pixman_region32_intersect(&unseen, &c->primary_plane.damage,
+				  &output->region);
+	pixman_region32_subtract(&unseen, &unseen, &c->primary_plane.clip);
+	wl_list_for_each(view, &c->view_list, link) {
+		if (!(view->output_mask & (1u << output->id)) ||
+		    !pixman_region32_not_empty(&view->surface->damage))
+			continue;
+		if (view->plane != &c->primary_plane)
+			force |= SF_FORCE_PLANE;
+		pixman_region32_union(&unseen, &unseen,
+				      &view->transform.boundingbox);
+	}
+	pixman_region32_subtract(&unseen, &unseen, &swo->expected);
+	if (pixman_region32_not_empty(&unseen))
+		force |= SF_FORCE_OTHER;	/* damage we did not see */
+	pixman_region32_fini(&unseen);
+	return force;
+}
+
 static void
-finish_skipped_frame(void *data)
+decide(struct sf_weston_output *swo)
+{
+	struct weston_output *output = swo->output;
+	struct sf_weston *sfw = swo->sfw;
+	uint32_t force = swo->force | pending_damage_force(swo);
+	uint64_t views = view_signature(output);
+
+	if (views != swo->painted_views) {
+		force |= SF_FORCE_GEOMETRY;
+		sf_weston_surface_place_all(sfw);
+	}
+
+	sf_time_t now = sf_weston_now(sfw), deadline;
+	enum sf_repaint_decision d =
+		sf_output_repaint(swo->core, force, now, &deadline);
+	sf_weston_schedule_dispatch(sfw);
+
+	swo->decided = true;
+	swo->hold = d == SF_REPAINT_DEFER;
+	if (swo->hold)
+		sf_weston_log(sfw, "output %s: repaint held until %.3f s",
+			      output->name, (double)(deadline - now) /
+						    SF_NSEC_PER_SEC);
+}
+
+static void
+assign_planes_hook(struct weston_output *output, void *repaint_data)
+{
+	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
+	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
+					   : NULL;
+	struct weston_view *view;
+
+	if (!swo)	/* cannot happen: unwrapped before we go */
+		return;
+	decide(swo);
+	if (swo->hold)
+		return;		/* the planes stay as they are on screen */
+	if (swo->backend_assign_planes) {
+		swo->backend_assign_planes(output, repaint_data);
+	} else {
+		/* What Weston does for a backend without planes: every
+		 * view is on the primary plane already, and presented
+		 * through the renderer. */
+		wl_list_for_each(view, &output->compositor->view_list, link)
+			if (view->output_mask & (1u << output->id))
+				view->psf_flags = 0;
+	}
+	/* Planes are part of what was painted. */
+	swo->painted_views = view_signature(output);
+}
+
+static void
+finish_held_frame(void *data)
 {
 	struct sf_weston_output *swo = data;
 
@@ -164,40 +272,28 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return 0;
+	/* Weston skipped assign_planes (disable_planes): no plane state
+	 * was built, so holding the frame here is as safe. */
+	bool planes_skipped = !swo->decided;
+	if (planes_skipped)
+		decide(swo);
+	swo->decided = false;
 
-	uint32_t force = swo->force;
-	uint64_t views = view_signature(output);
-	pixman_region32_t outside;
-
-	if (views != swo->painted_views) {
-		force |= SF_FORCE_GEOMETRY;
-		sf_weston_surface_place_all(sfw);
-	}
-	pixman_region32_init(&outside);
-	pixman_region32_subtract(&outside, damage, &swo->expected);
-	if (pixman_region32_not_empty(&outside))
-		force |= SF_FORCE_OTHER;	/* damage we did not see */
-	pixman_region32_fini(&outside);
-
-	sf_time_t now = sf_weston_now(sfw), deadline;
-	enum sf_repaint_decision d =
-		sf_output_repaint(swo->core, force, now, &deadline);
-	sf_weston_schedule_dispatch(sfw);
-
-	if (d == SF_REPAINT_DEFER && !swo->finish_idle) {
-		sf_weston_log(sfw, "output %s: repaint held until %.3f s",
-			      output->name, (double)(deadline - now) /
-						    SF_NSEC_PER_SEC);
+	if (swo->hold && !swo->finish_idle) {
 		swo->finish_idle = wl_event_loop_add_idle(
 			wl_display_get_event_loop(
 				output->compositor->wl_display),
-			finish_skipped_frame, swo);
+			finish_held_frame, swo);
 		if (swo->finish_idle)
 			return 0;
-		/* Out of memory: paint rather than stall the loop. */
+		/* Out of memory: paint rather than stall the loop.  The
+		 * planes were not assigned; the backend copes with that
+		 * as it does with disable_planes. */
 	}
+	swo->hold = false;
 	swo->force = 0;
-	swo->painted_views = views;
+	if (planes_skipped)
+		swo->painted_views = view_signature(output);
 	pixman_region32_clear(&swo->expected);
 	return swo->backend_repaint(output, damage, repaint_data);
 }
@@ -351,6 +447,8 @@ output_destroy(struct sf_weston_output *swo)
 	sf_output_destroy(swo->core);
 	if (output->repaint == repaint_hook)
 		output->repaint = swo->backend_repaint;
+	if (output->assign_planes == assign_planes_hook)
+		output->assign_planes = swo->backend_assign_planes;
 	pixman_region32_fini(&swo->expected);
 	wl_list_remove(&swo->destroy_listener.link);
 	wl_list_remove(&swo->link);
@@ -453,6 +551,8 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	pixman_region32_init(&swo->expected);
 	swo->backend_repaint = output->repaint;
 	output->repaint = repaint_hook;
+	swo->backend_assign_planes = output->assign_planes;
+	output->assign_planes = assign_planes_hook;
 	swo->destroy_listener.notify = output_handle_destroy;
 	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
 	wl_list_insert(sfw->outputs.prev, &swo->link);

@@ -18,6 +18,11 @@
  *    backend that cannot switch;
  *  - wraps output->repaint, innermost, to count the repaints that reach
  *    the backend, the "page flips" of this fake KMS;
+ *  - installs an assign_planes hook, as a KMS backend has, and checks the
+ *    rule such a backend lives by: planes are assigned into the repaint
+ *    cycle's pending state and committed with the frame, so an
+ *    assignment that no repaint follows in the same cycle would commit
+ *    planes without a frame (counted as stray_planes, and logged);
  *  - reads line commands from the FIFO named by [stillframe-test]
  *    control=PATH (created if missing), to inject input and dump state:
  *
@@ -35,6 +40,7 @@
  *
  *	now_ms T
  *	output NAME mode WxH@MHZ dpms LEVEL repaints N mode_switches N
+ *		planes N stray_planes N
  *	request NAME switch_mode WxH@MHZ ok|refused time_ms T
  *	request NAME dpms LEVEL time_ms T
  *	requests_dropped N	(only when the request log overflowed)
@@ -184,6 +190,11 @@ struct fake_output {
 	uint64_t repaints;
 	uint64_t mode_switches;
 	enum dpms_enum dpms;
+
+	/* Planes assigned in this repaint cycle and not yet painted. */
+	bool planes_pending;
+	uint64_t plane_assignments;
+	uint64_t stray_plane_assignments;
 };
 
 static void
@@ -362,11 +373,40 @@ output_repaint(struct weston_output *output, pixman_region32_t *damage,
 		return -1;
 	}
 
+	fo->planes_pending = false;
 	int ret = fo->backend_repaint(output, damage, repaint_data);
 	if (ret == 0)
 		fo->repaints++;
 	return ret;
 }
+
+static void
+note_stray_planes(struct fake_output *fo)
+{
+	if (!fo->planes_pending)
+		return;
+	fo->planes_pending = false;
+	fo->stray_plane_assignments++;
+	weston_log("fake-kms: output %s: planes were assigned but no repaint "
+		   "followed; a KMS backend would have committed them "
+		   "without a frame\n", fo->output->name);
+}
+
+/* Headless assigns no planes (every view stays on the primary plane);
+ * this only records that a KMS backend would have built plane state. */
+static void
+output_assign_planes(struct weston_output *output, void *repaint_data)
+{
+	struct fake_output *fo = fake_output_from_output(output);
+	(void)repaint_data;
+
+	if (!fo)
+		return;
+	note_stray_planes(fo);
+	fo->planes_pending = true;
+	fo->plane_assignments++;
+}
+
 
 static void
 fake_kms_free_if_done(struct fake_kms *fk);
@@ -383,6 +423,8 @@ output_detach(struct fake_output *fo)
 		weston_log("fake-kms: output %s: a later module still wraps "
 			   "repaint; leaving the chain as it is\n",
 			   output->name);
+	if (output->assign_planes == output_assign_planes)
+		output->assign_planes = NULL;
 	if (output->switch_mode == output_switch_mode)
 		output->switch_mode = NULL;
 	if (output->set_dpms == output_set_dpms)
@@ -504,6 +546,10 @@ modes_done:
 
 	fo->backend_repaint = output->repaint;
 	output->repaint = output_repaint;
+	if (output->assign_planes)
+		weston_log("fake-kms: output %s already had assign_planes "
+			   "(not headless?); replacing it\n", output->name);
+	output->assign_planes = output_assign_planes;
 	if (output->switch_mode || output->set_dpms)
 		weston_log("fake-kms: output %s already had switch_mode or "
 			   "set_dpms (not headless?); replacing them\n",
@@ -520,13 +566,13 @@ modes_done:
 		weston_log("fake-kms: test double standing in for KMS on "
 			   "output %s: modes %dx%d at 120, 60 (native), 48 "
 			   "and 30 Hz, switch_mode and set_dpms recorded, "
-			   "repaints counted\n",
+			   "repaints and plane assignments counted\n",
 			   output->name, native->width, native->height);
 	else
 		weston_log("fake-kms: test double standing in for KMS on "
 			   "output %s: one mode %dx%d at 60 Hz and no "
 			   "switch_mode (modes=false), set_dpms recorded, "
-			   "repaints counted\n",
+			   "repaints and plane assignments counted\n",
 			   output->name, native->width, native->height);
 }
 
@@ -550,11 +596,16 @@ write_dump(struct fake_kms *fk, FILE *f)
 	wl_list_for_each(fo, &fk->output_list, link) {
 		struct weston_mode *mode = fo->output->current_mode;
 
+		/* Repaint cycles run whole inside one dispatch, so planes
+		 * still pending here were never painted. */
+		note_stray_planes(fo);
 		fprintf(f, "output %s mode %dx%d@%" PRIu32 " dpms %s "
-			"repaints %" PRIu64 " mode_switches %" PRIu64 "\n",
+			"repaints %" PRIu64 " mode_switches %" PRIu64
+			" planes %" PRIu64 " stray_planes %" PRIu64 "\n",
 			fo->output->name, mode->width, mode->height,
 			mode->refresh, dpms_name(fo->dpms), fo->repaints,
-			fo->mode_switches);
+			fo->mode_switches, fo->plane_assignments,
+			fo->stray_plane_assignments);
 	}
 
 	for (size_t i = 0; i < fk->request_count; i++) {

@@ -40,7 +40,7 @@ repaints_above() {	# repaints_above N: the repaint count is above N
 	[ -n "$n" ] && [ "$n" -gt "$1" ]
 }
 
-wt_plan 23
+wt_plan 24
 
 # ---- the default desktop shell, no idling during the test ----
 # desktop-shell animates by default: a fade-in for about a second after
@@ -72,8 +72,8 @@ wt_is "$(printf '%s\n' "$info" | modes_of | tr '\n' ';')" \
 state=$(output_line)
 wt_like "$state" \
 	'^output headless mode 1024x640@60000 dpms on repaints [0-9]+ '\
-'mode_switches 0$' \
-	"dump: 60 Hz, dpms on, no mode switch"
+'mode_switches 0 planes [0-9]+ stray_planes 0$' \
+	"dump: 60 Hz, dpms on, no mode switch, no stray plane assignment"
 
 # Input, end to end: weston-eventdemo prints what it receives.  Made
 # larger than the output, desktop-shell puts it at the work area's
@@ -160,19 +160,26 @@ else
 	wt_diag "foot's log:" "$(cat "$foot_log")"
 fi
 
+# Weston assigns planes once per repaint; without a module holding
+# frames, the double counts as many assignments as repaints, none stray.
+state=$(output_line)
+wt_ok '[ "$(field planes "$state")" = "$(field repaints "$state")" ] &&
+	[ "$(field stray_planes "$state")" = 0 ]' \
+	"each plane assignment is followed by its repaint"
+
 # The switch_mode hook, driven as fullscreen-shell drives it.
 wt_cmd switch headless 1024x640@30000
 state=$(output_line)
-wt_like "$state" 'mode 1024x640@30000 .* mode_switches 1$' \
+wt_like "$state" 'mode 1024x640@30000 .* mode_switches 1 planes' \
 	"a temporary switch to 30 Hz makes it current"
 wt_is "$(wt_run wayland-info 2>&1 | modes_of | tr '\n' ';')" \
 	"120.000;60.000 preferred;48.000;30.000 current;" \
 	"clients binding wl_output now see 30 Hz current"
 wt_cmd switch headless 800x600@60000
-wt_like "$(output_line)" 'mode 1024x640@30000 .* mode_switches 1$' \
+wt_like "$(output_line)" 'mode 1024x640@30000 .* mode_switches 1 planes' \
 	"a mode not in the list is refused and changes nothing"
 wt_cmd switch headless native
-wt_like "$(output_line)" 'mode 1024x640@60000 .* mode_switches 2$' \
+wt_like "$(output_line)" 'mode 1024x640@60000 .* mode_switches 2 planes' \
 	"switching back to native restores 60 Hz"
 want="headless switch_mode 1024x640@30000 ok;"
 want+="headless switch_mode 800x600@60000 refused;"

@@ -91,6 +91,22 @@ kms_sample() {
 	}'
 }
 
+# kms_planes: "REPAINTS PLANES STRAY_PLANES" of output headless.
+kms_planes() {
+	wt_dump | awk '
+	$1 == "output" && $2 == "headless" {
+		for (i = 3; i < NF; i++) {
+			if ($i == "repaints") r = $(i + 1)
+			if ($i == "planes") p = $(i + 1)
+			if ($i == "stray_planes") s = $(i + 1)
+		}
+	}
+	END {
+		if (r == "" || p == "" || s == "") exit 1
+		print r, p, s
+	}'
+}
+
 kms_repaints() {
 	local s
 	s=$(kms_sample) || return 1
@@ -291,7 +307,7 @@ wait_user_idle() {	# until the policy counts the user idle, plus margin
 	return 0
 }
 
-PART1_TESTS=9
+PART1_TESTS=10
 PART2_TESTS=9
 PART3_TESTS_EACH=8
 wt_plan $((PART1_TESTS + PART2_TESTS + 2 * PART3_TESTS_EACH))
@@ -393,6 +409,15 @@ wt_ok "awk -v pm='$base_pm' 'BEGIN { exit !(pm >= 30) }'" \
 wt_ok "awk -v a='$base_pm' -v b='$with_pm' -v k=$MIN_RATIO \
 	'BEGIN { exit !(a > 0 && a >= k * b) }'" \
 	"idle, stillframe repaints at least ${MIN_RATIO}x less often"
+
+# A held frame must leave the planes alone: a KMS backend commits the
+# planes it assigned with the frame, so planes assigned for a frame that
+# was then held would be flipped without it.
+read -r kms_r kms_p kms_s <<<"$(kms_planes)"
+wt_ok '[ -n "$kms_r" ] && [ "$kms_s" = 0 ] && [ "$kms_p" = "$kms_r" ]' \
+	"held frames assign no planes (each plane assignment was painted)"
+wt_diag "backend repaints ${kms_r:-?}, plane assignments ${kms_p:-?}, \
+stray ${kms_s:-?}"
 
 input_repaints "a pointer motion repaints at once" motion 5 5
 LAST_INPUT_MS=$(now_ms)
