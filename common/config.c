@@ -69,12 +69,21 @@
 static bool
 parse_output_list(const char *s, size_t len,
 		  char out[SF_CONFIG_STRING_MAX]);
+static bool
+parse_app_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX]);
 
 static const struct sf_option_syntax output_list_syntax = {
 	.placeholder = "output,...",
 	.range = "comma-separated output names, internal or all",
 	.expected = "a comma-separated list of output names (letters, digits, . _ : -, at most 31 each)",
 	.parse = parse_output_list,
+};
+
+static const struct sf_option_syntax app_list_syntax = {
+	.placeholder = "app,...",
+	.range = "comma-separated app ids or X WM_CLASS names, or empty",
+	.expected = "a comma-separated list of app ids (letters, digits, . _ : -, at most 63 each)",
+	.parse = parse_app_list,
 };
 
 /* Same order as enum sf_refresh_switch_choice. */
@@ -150,6 +159,12 @@ static const struct sf_option options[] = {
 	OPT_INT("background-frame-rate", "BackgroundFrameRate", "Hz", 0, 240,
 		5, background_frame_rate_hz,
 		"Frame rate allowed to animations in unfocused windows while the user is idle; 0 does not throttle them"),
+	OPT_STRING("essential-apps", "EssentialApps", app_list_syntax, "",
+		   essential_apps,
+		   "Applications whose surfaces are never held or throttled, as if they asked for the essential priority (Wayland app_id, or X WM_CLASS instance or class, matched exactly); a client's own stillframe hint wins"),
+	OPT_STRING("background-apps", "BackgroundApps", app_list_syntax, "",
+		   background_apps,
+		   "Applications whose surfaces are throttled freely, as if they asked for the background priority; an application in both lists is essential"),
 	OPT_INT("hash-max-area", "HashMaxArea", "px", 0, 16777216, 65536,
 		hash_max_area_px,
 		"Largest damaged area whose pixels are hashed to detect identical commits; 0 never hashes"),
@@ -303,14 +318,29 @@ is_name_char(char c)
  * lower case so that sf_config_output_selected() compares exactly. */
 static const char *const output_words[] = { "internal", "all" };
 
-/* " eDP-1 ,HDMI-A-1" is stored as "eDP-1,HDMI-A-1". */
+/* An app id: Wayland app_ids are reverse-DNS names (org.gnome.Nautilus)
+ * or plain words (foot, mpv); X WM_CLASS names are plain words. */
+#define APP_NAME_MAX 63
+
+/* " eDP-1 ,HDMI-A-1" is stored as "eDP-1,HDMI-A-1": items of at most
+ * `item_max` name characters, `words` taken in any case and stored in
+ * lower case; an empty string is the empty list if `allow_empty`. */
 static bool
-parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
+parse_name_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX],
+		size_t item_max, const char *const *words, size_t n_words,
+		bool allow_empty)
 {
 	char buf[SF_CONFIG_STRING_MAX];
 	size_t n = 0;
 	size_t i = 0;
 
+	size_t blank = 0;
+	while (blank < len && is_space(s[blank]))
+		blank++;
+	if (blank == len && allow_empty) {
+		out[0] = '\0';
+		return true;
+	}
 	for (;;) {
 		size_t start = i;
 		while (i < len && s[i] != ',')
@@ -321,7 +351,7 @@ parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
 		while (end > start && is_space(s[end - 1]))
 			end--;
 		size_t item = end - start;
-		if (item == 0 || item > OUTPUT_NAME_MAX)
+		if (item == 0 || item > item_max)
 			return false;
 		for (size_t k = start; k < end; k++) {
 			if (!is_name_char(s[k]))
@@ -333,9 +363,9 @@ parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
 		if (n)
 			buf[n++] = ',';
 		const char *word = NULL;
-		for (size_t w = 0; w < SF_ARRAY_LENGTH(output_words); w++) {
-			if (word_equal(s + start, item, output_words[w]))
-				word = output_words[w];
+		for (size_t w = 0; w < n_words; w++) {
+			if (word_equal(s + start, item, words[w]))
+				word = words[w];
 		}
 		memcpy(buf + n, word ? word : s + start, item);
 		n += item;
@@ -346,6 +376,19 @@ parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
 	buf[n] = '\0';
 	memcpy(out, buf, n + 1);
 	return true;
+}
+
+static bool
+parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
+{
+	return parse_name_list(s, len, out, OUTPUT_NAME_MAX, output_words,
+			       SF_ARRAY_LENGTH(output_words), false);
+}
+
+static bool
+parse_app_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
+{
+	return parse_name_list(s, len, out, APP_NAME_MAX, NULL, 0, true);
 }
 
 /* Whether the list `list` ("a,b,c") has the item `name`. */
@@ -376,6 +419,26 @@ sf_config_output_selected(const struct sf_config *cfg,
 	/* An empty name is no output's name, and never an item. */
 	return output_name && output_name[0] &&
 	       list_has(cfg->outputs, output_name);
+}
+
+enum sf_priority
+sf_config_app_priority(const struct sf_config *cfg, const char *app,
+		       const char *app_class)
+{
+	bool essential = false, background = false;
+	const char *names[] = { app, app_class };
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(names); i++) {
+		if (!names[i] || !names[i][0])
+			continue;
+		essential |= list_has(cfg->essential_apps, names[i]);
+		background |= list_has(cfg->background_apps, names[i]);
+	}
+	/* Listed in both: holding an essential surface is the worse
+	 * mistake. */
+	if (essential)
+		return SF_PRIORITY_ESSENTIAL;
+	return background ? SF_PRIORITY_BACKGROUND : SF_PRIORITY_NORMAL;
 }
 
 void

@@ -98,6 +98,8 @@ struct sf_config {
 	int64_t tick_max_staleness_ms;
 	int64_t redundant_max_staleness_ms;
 	int64_t background_frame_rate_hz;
+	char essential_apps[SF_CONFIG_STRING_MAX];	/* "a,b,c" or "" */
+	char background_apps[SF_CONFIG_STRING_MAX];
 	int64_t hash_max_area_px;
 	/* energy model (an estimate) */
 	double energy_gpu_active_w;
@@ -157,6 +159,16 @@ sf_config_format_value(const struct sf_config *cfg,
 bool
 sf_config_output_selected(const struct sf_config *cfg,
 			  const char *output_name, bool is_internal);
+
+/* The priority the essential-apps and background-apps lists give an
+ * application known by `app` (a Wayland app_id, or an X WM_CLASS
+ * instance) and `app_class` (the WM_CLASS class; NULL on Wayland):
+ * essential if either name is in essential-apps, else background if
+ * either is in background-apps, else normal.  Exact, case-sensitive
+ * match, as app_ids and WM_CLASS are compared everywhere. */
+enum sf_priority
+sf_config_app_priority(const struct sf_config *cfg, const char *app,
+		       const char *app_class);
 
 void
 sf_config_governor_params(const struct sf_config *cfg,

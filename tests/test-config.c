@@ -60,6 +60,12 @@ static const struct {
 	  "10..600000", "1000", SF_OPTION_INT },
 	{ "background-frame-rate", "BackgroundFrameRate", "Hz", "0..240", "5",
 	  SF_OPTION_INT },
+	{ "essential-apps", "EssentialApps", NULL,
+	  "comma-separated app ids or X WM_CLASS names, or empty", "",
+	  SF_OPTION_STRING },
+	{ "background-apps", "BackgroundApps", NULL,
+	  "comma-separated app ids or X WM_CLASS names, or empty", "",
+	  SF_OPTION_STRING },
 	{ "hash-max-area", "HashMaxArea", "px", "0..16777216", "65536",
 	  SF_OPTION_INT },
 	{ "energy-gpu-active-watts", "EnergyGpuActiveWatts", "W",
@@ -143,6 +149,14 @@ show_all(const struct sf_config *cfg, char *buf, size_t size)
 	}
 }
 
+/* The STRING options other than outputs: lists of app ids. */
+static bool
+is_app_list(const struct sf_option *o)
+{
+	return o->type == SF_OPTION_STRING &&
+	       strcmp(o->syntax->placeholder, "app,...") == 0;
+}
+
 /* A valid value other than the default. */
 static void
 other_value(const struct sf_option *opt, char *buf, size_t size)
@@ -164,8 +178,9 @@ other_value(const struct sf_option *opt, char *buf, size_t size)
 		snprintf(buf, size, "%.17g", (opt->ddef + opt->dmax) / 2);
 		return;
 	case SF_OPTION_STRING:
-		/* Output lists are the only strings; already normalised. */
-		snprintf(buf, size, "eDP-1,HDMI-A-1");
+		/* Name lists are the only strings; already normalised. */
+		snprintf(buf, size, is_app_list(opt) ? "org.example.App,mpv"
+						   : "eDP-1,HDMI-A-1");
 		return;
 	}
 }
@@ -542,15 +557,19 @@ trimmed(const char *s, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)len, s);
 }
 
+/* Room for one bad value: a name one past the longest app id. */
+#define BAD_CASE_MAX 96
+
 static size_t
 bad_cases(const struct sf_option *o, struct bad_case *out,
-	  char storage[][64])
+	  char storage[][BAD_CASE_MAX])
 {
 	size_t n = 0;
+	int too_long = is_app_list(o) ? 64 : 32;
 
 #define ADD(status_, ...)						\
 	do {								\
-		snprintf(storage[n], 64, __VA_ARGS__);			\
+		snprintf(storage[n], BAD_CASE_MAX, __VA_ARGS__);	\
 		out[n].value = storage[n];				\
 		out[n].status = status_;				\
 		n++;							\
@@ -614,9 +633,11 @@ bad_cases(const struct sf_option *o, struct bad_case *out,
 		ADD(SF_CONFIG_INVALID_VALUE, "1");
 		break;
 	case SF_OPTION_STRING:
-		/* Empty lists and empty items. */
-		ADD(SF_CONFIG_INVALID_VALUE, "%s", "");
-		ADD(SF_CONFIG_INVALID_VALUE, " \t ");
+		/* Empty lists (app lists may be empty) and empty items. */
+		if (!is_app_list(o)) {
+			ADD(SF_CONFIG_INVALID_VALUE, "%s", "");
+			ADD(SF_CONFIG_INVALID_VALUE, " \t ");
+		}
 		ADD(SF_CONFIG_INVALID_VALUE, ",");
 		ADD(SF_CONFIG_INVALID_VALUE, " , ");
 		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1,,x");
@@ -634,10 +655,13 @@ bad_cases(const struct sf_option *o, struct bad_case *out,
 		ADD(SF_CONFIG_INVALID_VALUE, "a=b");
 		ADD(SF_CONFIG_INVALID_VALUE, "caf\xc3\xa9");
 		ADD(SF_CONFIG_INVALID_VALUE, "eDP-1,HDMI\\A");
-		/* Names of 32 characters, alone and in a list. */
-		ADD(SF_CONFIG_INVALID_VALUE, "%.32s",
+		/* Names one character too long (32 for outputs, 64 for
+		 * apps), alone and in a list. */
+		ADD(SF_CONFIG_INVALID_VALUE, "%.*s", too_long,
+		    "abcdefghijklmnopqrstuvwxyz0123456789"
 		    "abcdefghijklmnopqrstuvwxyz0123456789");
-		ADD(SF_CONFIG_INVALID_VALUE, "all,%.32s",
+		ADD(SF_CONFIG_INVALID_VALUE, "all,%.*s", too_long,
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
 		break;
 	}
@@ -654,7 +678,7 @@ SF_TEST(bad_values_keep_the_current_value_and_say_why)
 	for (size_t i = 0; i < n; i++) {
 		const struct sf_option *o = &opts[i];
 		struct bad_case cases[32];
-		char storage[32][64];
+		char storage[32][BAD_CASE_MAX];
 		size_t n_cases = bad_cases(o, cases, storage);
 
 		sf_assert_int_gt(n_cases, 0);
@@ -662,7 +686,8 @@ SF_TEST(bad_values_keep_the_current_value_and_say_why)
 			for (int ns = SF_CONFIG_NS_INI; ns <= SF_CONFIG_NS_XORG;
 			     ns++) {
 				struct sf_config cfg;
-				char value[64], kept[64], range[128];
+				char value[BAD_CASE_MAX], kept[BAD_CASE_MAX];
+				char range[128];
 				char got[256], want[256], err[256];
 				char needle[256];
 
@@ -1020,6 +1045,99 @@ SF_TEST(output_lists_fit_the_field)
 	snprintf(want, sizeof(want), "; keeping %s", list);
 	sf_assert_str_contains(big_err, want);
 	sf_assert_str_eq(cfg.outputs, list);
+}
+
+SF_TEST(app_lists_are_normalised)
+{
+	static const struct {
+		const char *value, *result;
+	} cases[] = {
+		{ "", "" },
+		{ " \t ", "" },
+		{ "mpv", "mpv" },
+		{ " org.mozilla.firefox , mpv ", "org.mozilla.firefox,mpv" },
+		/* No words here: case is kept, "all" is an app like any. */
+		{ "All,XTerm", "All,XTerm" },
+		{ "a_b,c:d,e-f,1", "a_b,c:d,e-f,1" },
+		/* The longest app id, 63 characters. */
+		{ "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789a",
+		  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789a" },
+	};
+	const char *keys[] = { "essential-apps", "background-apps" };
+
+	for (size_t k = 0; k < SF_ARRAY_LENGTH(keys); k++) {
+		for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
+			struct sf_config cfg;
+			char err[256] = "", got[512], want[512];
+			sf_config_init_defaults(&cfg);
+			enum sf_config_status st = sf_config_set(&cfg,
+				SF_CONFIG_NS_INI, keys[k], cases[i].value,
+				err, sizeof(err));
+			const char *field = k == 0 ? cfg.essential_apps
+						   : cfg.background_apps;
+			snprintf(got, sizeof(got), "%s=\"%s\": %s %s|%s",
+				 keys[k], cases[i].value,
+				 sf_config_status_name(st), field, err);
+			snprintf(want, sizeof(want), "%s=\"%s\": ok %s|",
+				 keys[k], cases[i].value, cases[i].result);
+			sf_assert_str_eq(got, want);
+		}
+	}
+}
+
+SF_TEST(app_priority_follows_the_lists)
+{
+	static const struct {
+		const char *essential, *background, *app, *app_class;
+		enum sf_priority want;
+	} cases[] = {
+		{ "", "", "mpv", NULL, SF_PRIORITY_NORMAL },
+		{ "mpv", "", "mpv", NULL, SF_PRIORITY_ESSENTIAL },
+		{ "", "mpv", "mpv", NULL, SF_PRIORITY_BACKGROUND },
+		/* In both: essential. */
+		{ "mpv", "foot,mpv", "mpv", NULL, SF_PRIORITY_ESSENTIAL },
+		{ "mpv", "foot,mpv", "foot", NULL, SF_PRIORITY_BACKGROUND },
+		/* Exact, whole items, case counts. */
+		{ "mpv", "", "MPV", NULL, SF_PRIORITY_NORMAL },
+		{ "mpv", "", "mp", NULL, SF_PRIORITY_NORMAL },
+		{ "mpv", "", "mpv2", NULL, SF_PRIORITY_NORMAL },
+		{ "org.gnome.Nautilus", "", "Nautilus", NULL,
+		  SF_PRIORITY_NORMAL },
+		/* X: the WM_CLASS instance or its class. */
+		{ "", "XClock", "xclock", "XClock", SF_PRIORITY_BACKGROUND },
+		{ "xterm", "XTerm", "xterm", "XTerm", SF_PRIORITY_ESSENTIAL },
+		{ "", "", "xterm", "XTerm", SF_PRIORITY_NORMAL },
+		/* No name: no rule. */
+		{ "mpv", "mpv", NULL, NULL, SF_PRIORITY_NORMAL },
+		{ "mpv", "mpv", "", "", SF_PRIORITY_NORMAL },
+	};
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
+		struct sf_config cfg;
+		char got[256], want[256];
+		sf_config_init_defaults(&cfg);
+		sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI,
+					       "essential-apps",
+					       cases[i].essential, NULL, 0),
+				 SF_CONFIG_OK);
+		sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_XORG,
+					       "BackgroundApps",
+					       cases[i].background, NULL, 0),
+				 SF_CONFIG_OK);
+		enum sf_priority p = sf_config_app_priority(
+			&cfg, cases[i].app, cases[i].app_class);
+		snprintf(got, sizeof(got), "[%s] [%s] %s/%s: %d",
+			 cases[i].essential, cases[i].background,
+			 cases[i].app ? cases[i].app : "(null)",
+			 cases[i].app_class ? cases[i].app_class : "(null)",
+			 (int)p);
+		snprintf(want, sizeof(want), "[%s] [%s] %s/%s: %d",
+			 cases[i].essential, cases[i].background,
+			 cases[i].app ? cases[i].app : "(null)",
+			 cases[i].app_class ? cases[i].app_class : "(null)",
+			 (int)cases[i].want);
+		sf_assert_str_eq(got, want);
+	}
 }
 
 SF_TEST(output_selected_follows_the_list)

@@ -155,7 +155,12 @@ write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
 		else
 			sf_writer_printf(w, "surface.%u.range_mhz none\n", id);
 		sf_writer_printf(w, "surface.%u.priority %s\n", id,
-				 priority_name(h->priority));
+				 priority_name((enum sf_weston_priority)
+						       sws->applied_priority));
+		sf_writer_printf(w, "surface.%u.priority_from %s\n", id,
+				 sws->priority_from_client ? "client" :
+				 sws->rule_priority != SF_PRIORITY_NORMAL ?
+					 "apps" : "default");
 		sf_writer_printf(w, "surface.%u.content %s\n", id,
 				 sf_content_type_name(h->content));
 		sf_writer_printf(w, "surface.%u.throttle_us %lld\n", id,
@@ -291,6 +296,7 @@ control_handle_set_surface_hints(struct wl_client *client,
 	pending->rate_set = true;
 	pending->range_set = true;
 	pending->priority_set = true;
+	pending->priority_withdrawn = false;
 	sf_weston_log(p->sfw,
 		      "control: surface %u (%s): hints rate %u/%u, range %u-%u mHz, priority %s set by the administrator, applied at its next commit",
 		      surface_id, sf_weston_surface_label(sws), rate_num,

@@ -156,6 +156,7 @@ withdraw_pending(struct surface_object *obj, struct sf_weston_surface *sws)
 		pending->rate_set = true;
 		pending->range_set = true;
 		pending->priority_set = true;
+		pending->priority_withdrawn = true;
 	} else {
 		pending->hints.content = SF_CONTENT_NONE;
 		pending->content_set = true;
@@ -349,6 +350,7 @@ hint_handle_set_priority(struct wl_client *client,
 	}
 	sws->pending.hints.priority = value;
 	sws->pending.priority_set = true;
+	sws->pending.priority_withdrawn = false;
 }
 
 static const struct stillframe_surface_v1_interface hint_impl = {

@@ -42,6 +42,9 @@ struct sf_weston_pending_hints {
 	/* Which of the fields were set since the last commit; the others
 	 * keep their current value. */
 	bool rate_set, range_set, priority_set, content_set;
+	/* With priority_set: the client withdrew its priority (its
+	 * hint object went), so the app rules apply again. */
+	bool priority_withdrawn;
 };
 
 /* An input event seen on any seat, as emitted on sf_weston.input_signal
@@ -107,6 +110,14 @@ struct sf_weston_surface {
 	struct sf_weston_output *output;
 	double visible_fraction;
 	char label[64];			/* see update_label() in surface.c */
+
+	/* Priority: the client's own (stillframe hint, stillframectl
+	 * hint) if it set one, else essential-apps / background-apps by
+	 * app_id; `applied` is what the core was last told. */
+	char app_id[64];
+	bool priority_from_client;
+	enum sf_priority rule_priority;
+	enum sf_priority applied_priority;
 
 	/* What the pixels under each 16x16 tile were, for shm buffers:
 	 * damage is narrowed to what really changed (sf-tiles.h). */

@@ -91,18 +91,58 @@ sf_weston_surface_label(const struct sf_weston_surface *sws)
 	return fallback;
 }
 
+/* The client's own priority wins over the app rules; the core hears
+ * only about changes. */
+static void
+apply_priority(struct sf_weston_surface *sws, sf_time_t now)
+{
+	enum sf_priority priority = sws->priority_from_client ?
+		(enum sf_priority)sws->current.priority : sws->rule_priority;
+
+	if (priority == sws->applied_priority)
+		return;
+	sws->applied_priority = priority;
+	sf_surface_set_priority(sws->core, priority, now);
+}
+
+/* essential-apps and background-apps, once the surface has an app_id
+ * (a toplevel gets it before or with its first commit; it may change). */
+static void
+update_app_rule(struct sf_weston_surface *sws, const char *app_id,
+		sf_time_t now)
+{
+	if (!app_id)
+		app_id = "";
+	if (strcmp(app_id, sws->app_id) == 0)
+		return;
+	snprintf(sws->app_id, sizeof(sws->app_id), "%s", app_id);
+	enum sf_priority rule =
+		sf_config_app_priority(&sws->sfw->config, sws->app_id, NULL);
+	if (rule != sws->rule_priority && rule != SF_PRIORITY_NORMAL)
+		sf_weston_log(sws->sfw, "surface %u (%s): %s by %s",
+			      sf_surface_get_id(sws->core), sws->app_id,
+			      rule == SF_PRIORITY_ESSENTIAL ? "essential" :
+							      "background",
+			      rule == SF_PRIORITY_ESSENTIAL ?
+				      "essential-apps" : "background-apps");
+	sws->rule_priority = rule;
+	apply_priority(sws, now);
+}
+
 /* What a user would call the surface: the app_id or title of a window,
  * else the label the shell gave it ("panel for output ...", "cursor"),
  * else its role.  Kept in sws->label and passed to the core when it
  * changes (a toplevel gets its app_id after its first commit). */
 static void
-update_label(struct sf_weston_surface *sws)
+update_label(struct sf_weston_surface *sws, sf_time_t now)
 {
 	struct weston_surface *surface = sws->surface;
 	struct weston_desktop_surface *ds =
 		weston_surface_get_desktop_surface(surface);
 	char label[sizeof(sws->label)] = "";
 	const char *s = ds ? weston_desktop_surface_get_app_id(ds) : NULL;
+
+	update_app_rule(sws, s, now);
 
 	if (!s || !*s)
 		s = ds ? weston_desktop_surface_get_title(ds) : NULL;
@@ -322,8 +362,9 @@ apply_hints(struct sf_weston_surface *sws, sf_time_t now)
 	}
 	if (p->priority_set) {
 		c->priority = p->hints.priority;
-		sf_surface_set_priority(sws->core,
-					(enum sf_priority)c->priority, now);
+		sws->priority_from_client = !p->priority_withdrawn;
+		p->priority_withdrawn = false;
+		apply_priority(sws, now);
 	}
 	if (p->content_set) {
 		c->content = p->hints.content;
@@ -410,7 +451,7 @@ surface_handle_commit(struct wl_listener *listener, void *data)
 	sf_time_t now = sf_weston_now(sws->sfw);
 	(void)data;
 
-	update_label(sws);
+	update_label(sws, now);
 	apply_hints(sws, now);
 	sf_surface_set_size(sws->core, surface->width, surface->height);
 	update_placement(sws, now);

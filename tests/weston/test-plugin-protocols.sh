@@ -146,7 +146,7 @@ ini() {
 	printf '%s\n' "$@"
 }
 
-wt_plan 60
+wt_plan 69
 
 # ---- 1. stillframe_v1 misuse ----
 # Default timeouts: nothing here depends on the policy.
@@ -244,7 +244,9 @@ wt_stop
 # 3:2 pulldown), as long as nothing else on the output votes for a rate
 # (common/selector.c).  No dwell: every choice takes effect at once.
 wt_start sf-proto-hints -l stillframe < <(ini low-refresh-timeout=300 \
-	refresh-dwell=0 dim-timeout=0 standby-timeout=0 off-timeout=0)
+	refresh-dwell=0 dim-timeout=0 standby-timeout=0 off-timeout=0 \
+	essential-apps=sf-rule-essential,sf-rule-both \
+	background-apps=sf-rule-background,sf-rule-both,sf-rule-overridden)
 
 wt_client "$SF_TEST_CLIENT" --rate 24/1 --fps 24 --app-id sf-video
 video=$WT_LAST_PID
@@ -293,6 +295,57 @@ wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
 wt_is "$(requests_since "$n" switch_mode)" \
 	"switch_mode 1024x640@48000 ok;switch_mode 1024x640@30000 ok;" \
 	"the requests for it came in order"
+
+# ---- 3b. essential-apps and background-apps ----
+# Rules by app_id give a surface a priority unless its client asks for
+# one itself.  Animating at 20 fps on a timer, unfocused (the last client
+# mapped takes the focus) and, after suppress-idle-delay, idle: a normal
+# surface is throttled to background-frame-rate (200000 us), an
+# essential one never is; a background one is throttled at once.
+wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-essential
+rule_pids=("$WT_LAST_PID")
+wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-both
+rule_pids+=("$WT_LAST_PID")
+wt_client "$SF_TEST_CLIENT" --fps 20 --priority essential \
+	--app-id sf-rule-overridden
+rule_pids+=("$WT_LAST_PID")
+wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-normal
+rule_pids+=("$WT_LAST_PID")
+wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-background
+rule_pids+=("$WT_LAST_PID")
+wt_cmd motion 2 2
+
+# priority_of LABEL: "PRIORITY/FROM" of its status.
+priority_of() {
+	echo "$(surface_key "$1" priority)/$(surface_key "$1" priority_from)"
+}
+wt_ok "wt_poll \$WT_TIMEOUT 'the rule in the status' \
+	eval '[ \"\$(priority_of sf-rule-essential)\" = essential/apps ]'" \
+	"an app in essential-apps is essential, by the app rules"
+wt_ok "wt_poll \$WT_TIMEOUT 'the rule in the status' \
+	eval '[ \"\$(priority_of sf-rule-background)\" = background/apps ]'" \
+	"an app in background-apps is background, by the app rules"
+wt_is "$(priority_of sf-rule-both)" essential/apps \
+	"an app in both lists is essential"
+wt_is "$(priority_of sf-rule-overridden)" essential/client \
+	"a client's own priority wins over background-apps"
+wt_ok "grep -q 'surface [0-9]* (sf-rule-essential): essential by \
+essential-apps' \"\$WT_LOG\"" "the log names the rule that applied"
+
+# The background one goes first, while the user still counts as active.
+wt_ok "wt_poll 2 'the background app throttled' \
+	surface_key_is sf-rule-background throttle_us 200000" \
+	"the background app is throttled to 5 fps while the user is active"
+wt_ok "wt_poll \$((WT_TIMEOUT + 4)) 'the normal app throttled' \
+	surface_key_is sf-rule-normal throttle_us 200000" \
+	"idle and unfocused, the normal app is throttled too"
+wt_is "$(surface_key sf-rule-essential throttle_us)" 0 \
+	"the essential app is not throttled"
+wt_is "$(surface_key sf-rule-overridden throttle_us)" 0 \
+	"nor the app whose client asked to be essential"
+for pid in "${rule_pids[@]}"; do
+	wt_client_stop "$pid"
+done
 
 # ---- 4. stillframectl pause and resume ----
 # The output idles at 30 Hz.  Paused, stillframe puts the native mode
