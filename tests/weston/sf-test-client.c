@@ -7,13 +7,17 @@
  *
  *   sf-test-client [--fps F] [--rate NUM/DEN] [--priority P]
  *                  [--inhibit] [--size WxH] [--seconds S]
- *                  [--app-id NAME]
+ *                  [--app-id NAME] [--keyboard]
  *   sf-test-client --misuse double-get|bad-rate|bad-range|bad-priority|
  *                           after-destroy
  *
  * --app-id names the toplevel (default sf-test-client), which the
  * plugin's status shows as the surface's label: a test running several
  * clients tells their surfaces apart by it.
+ *
+ * With --keyboard it binds the seat's keyboard and prints "keyboard
+ * enter" and "keyboard leave" as its surface gains and loses the focus
+ * (desktop-shell takes the focus from every client when it locks).
  *
  * With --misuse it exits 0 when the compositor sent the documented
  * protocol error for that misuse (printed as "protocol error: IFACE
@@ -43,6 +47,9 @@ struct client {
 	struct xdg_wm_base *wm_base;
 	struct stillframe_manager_v1 *stillframe;
 	struct zwp_idle_inhibit_manager_v1 *inhibit_manager;
+	struct wl_seat *seat;
+	struct wl_keyboard *keyboard;
+	bool want_keyboard;
 
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -71,6 +78,10 @@ registry_global(void *data, struct wl_registry *registry, uint32_t name,
 	else if (strcmp(interface, stillframe_manager_v1_interface.name) == 0)
 		c->stillframe = wl_registry_bind(
 			registry, name, &stillframe_manager_v1_interface, 1);
+	else if (strcmp(interface, wl_seat_interface.name) == 0 && !c->seat &&
+		 c->want_keyboard)
+		c->seat = wl_registry_bind(registry, name, &wl_seat_interface,
+					   version < 5 ? version : 5);
 	else if (strcmp(interface,
 			zwp_idle_inhibit_manager_v1_interface.name) == 0)
 		c->inhibit_manager = wl_registry_bind(
@@ -78,6 +89,115 @@ registry_global(void *data, struct wl_registry *registry, uint32_t name,
 			1);
 	(void)version;
 }
+
+/* --- the keyboard, for focus --- */
+
+static void
+keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format,
+		int32_t fd, uint32_t size)
+{
+	(void)data;
+	(void)keyboard;
+	(void)format;
+	(void)size;
+	close(fd);
+}
+
+static void
+keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	       struct wl_surface *surface, struct wl_array *keys)
+{
+	struct client *c = data;
+	(void)keyboard;
+	(void)serial;
+	(void)keys;
+	if (surface == c->surface) {
+		printf("keyboard enter\n");
+		fflush(stdout);
+	}
+}
+
+static void
+keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	       struct wl_surface *surface)
+{
+	struct client *c = data;
+	(void)keyboard;
+	(void)serial;
+	if (surface == c->surface) {
+		printf("keyboard leave\n");
+		fflush(stdout);
+	}
+}
+
+static void
+keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	     uint32_t time, uint32_t key, uint32_t state)
+{
+	(void)data;
+	(void)keyboard;
+	(void)serial;
+	(void)time;
+	(void)key;
+	(void)state;
+}
+
+static void
+keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+		   uint32_t depressed, uint32_t latched, uint32_t locked,
+		   uint32_t group)
+{
+	(void)data;
+	(void)keyboard;
+	(void)serial;
+	(void)depressed;
+	(void)latched;
+	(void)locked;
+	(void)group;
+}
+
+static void
+keyboard_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate,
+		     int32_t delay)
+{
+	(void)data;
+	(void)keyboard;
+	(void)rate;
+	(void)delay;
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+	keyboard_keymap,
+	keyboard_enter,
+	keyboard_leave,
+	keyboard_key,
+	keyboard_modifiers,
+	keyboard_repeat_info,
+};
+
+static void
+seat_capabilities(void *data, struct wl_seat *seat, uint32_t caps)
+{
+	struct client *c = data;
+
+	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && !c->keyboard) {
+		c->keyboard = wl_seat_get_keyboard(seat);
+		wl_keyboard_add_listener(c->keyboard, &keyboard_listener, c);
+	}
+}
+
+static void
+seat_name(void *data, struct wl_seat *seat, const char *name)
+{
+	(void)data;
+	(void)seat;
+	(void)name;
+}
+
+static const struct wl_seat_listener seat_listener = {
+	seat_capabilities,
+	seat_name,
+};
 
 static void
 registry_global_remove(void *data, struct wl_registry *registry,
@@ -323,6 +443,8 @@ main(int argc, char **argv)
 			i++;
 		} else if (strcmp(arg, "--inhibit") == 0) {
 			inhibit = true;
+		} else if (strcmp(arg, "--keyboard") == 0) {
+			c.want_keyboard = true;
 		} else {
 			ok = false;
 		}
@@ -350,6 +472,12 @@ main(int argc, char **argv)
 			"(is stillframe.so loaded?)\n");
 		return 1;
 	}
+	if (c.want_keyboard && !c.seat) {
+		fprintf(stderr, "sf-test-client: no wl_seat\n");
+		return 1;
+	}
+	if (c.seat)
+		wl_seat_add_listener(c.seat, &seat_listener, &c);
 	if (inhibit && !c.inhibit_manager) {
 		fprintf(stderr, "sf-test-client: no "
 			"zwp_idle_inhibit_manager_v1\n");

@@ -52,7 +52,7 @@ stop_weston_keep_log() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; wt__cleanup' EXIT
 
-wt_plan 26
+wt_plan 29
 
 # ---- loading, a second load, config errors ----
 # stillframe.so both in weston.ini and on the command line: Weston calls
@@ -180,21 +180,34 @@ wt_stop
 
 # ---- Weston's own idle-time ----
 # Weston fades, locks and sleeps after idle-time; stillframe's later
-# stages must not light the outputs again (standby after off).
+# stages must not light the outputs again (standby after off), and the
+# lock must hold: desktop-shell takes the keyboard focus from every
+# client when it locks and gives it back only once unlocked, which input
+# alone does not do (its unlock dialog waits for a click).
 wt_start lifecycle-idle -l log,stillframe <<-EOF
 	[core]
 	modules=stillframe.so
-	idle-time=1
+	idle-time=3
 	$(wt_ini_still_shell)
 	[stillframe]
 	outputs=all
 	low-refresh-timeout=300
-	dim-timeout=3
-	standby-timeout=4
-	off-timeout=5
+	dim-timeout=5
+	standby-timeout=6
+	off-timeout=7
 EOF
-wt_poll 6 "Weston's own dpms off" dpms_is off
+wt_client "$SF_TEST_CLIENT" --keyboard --app-id sf-lock-witness
+witness_log=$WT_LAST_LOG
+focus_events() {
+	grep -E '^keyboard (enter|leave)$' "$witness_log" | tr '\n' ';'
+}
+wt_ok "wt_poll \$WT_TIMEOUT 'the witness focused' \
+	eval '[ \"\$(focus_events)\" = \"keyboard enter;\" ]'" \
+	"a client mapped before idle-time gets the keyboard focus"
+wt_poll 8 "Weston's own dpms off" dpms_is off
 wt_result $? "Weston's idle-time still blanks the outputs with stillframe loaded"
+wt_is "$(focus_events)" "keyboard enter;keyboard leave;" \
+	"desktop-shell locked: the client lost the keyboard focus"
 wt_poll 8 "stillframe's off stage" \
 	eval '[ "$(status_of output.headless.state)" = off ]'
 wt_is "$(requests | grep dpms | sed -n '1p')" "request headless dpms off" \
@@ -203,4 +216,7 @@ wt_ok 'dpms_is off' "the outputs stay off through stillframe's stages"
 wt_cmd key 30
 wt_poll 3 "dpms on" dpms_is on
 wt_result $? "input wakes Weston and the outputs come back on"
+sleep 1
+wt_is "$(focus_events)" "keyboard enter;keyboard leave;" \
+	"woken, the screen stays locked: no focus until the unlock dialog"
 wt_stop
