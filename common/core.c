@@ -82,6 +82,11 @@ struct sf_surface {
 
 	enum sf_content_type content;
 	enum sf_priority priority;
+	/* The adapter holds what the surface's client sends (X: the
+	 * client is ignored); release_pending: released, its first commit
+	 * since is the backlog, whose timing says nothing. */
+	bool held_by_adapter;
+	bool release_pending;
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
 
@@ -508,6 +513,17 @@ class_hold(const struct sf_surface *s, sf_time_t throttle)
 	return hold + throttle;
 }
 
+/* How long an adapter's hold of a blinking or ticking surface lasts at
+ * most: its class's staleness. */
+static sf_time_t
+adapter_hold_interval(const struct sf_surface *s)
+{
+	const struct sf_suppress_params *p = &s->core->suppress;
+
+	return s->cls.cls == SF_CLASS_TICKING ? p->tick_max_staleness
+					      : p->blink_max_staleness;
+}
+
 static void
 reclassify_expired(struct sf_core *core, sf_time_t now)
 {
@@ -522,6 +538,9 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 		sf_time_t throttle = sf_surface_get_frame_interval(s, now);
 		const struct sf_commit_record *r =
 			sf_surface_activity_get(&s->activity, 0);
+		/* Held by the adapter: it commits when let go. */
+		if (s->held_by_adapter && throttle == 0)
+			throttle = adapter_hold_interval(s);
 		/* Held back by us, not stopped: keep the class. */
 		if (!(throttle > 0 && r && now - r->time <= class_hold(s, throttle)))
 			sf_classify(&core->classifier, &s->activity,
@@ -1058,9 +1077,21 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	    sf_classifier_commit_fits(&core->classifier, &s->activity,
 				      last_input, &old))
 		s->cls = old;
+	/* Held by the adapter, its backlog arrives in one burst: a blink
+	 * or tick that still fits keeps its class whatever the burst's
+	 * timing looks like. */
+	bool backlog = s->held_by_adapter || s->release_pending;
+	s->release_pending = false;
+	if (backlog && s->cls.cls != old.cls &&
+	    (old.cls == SF_CLASS_BLINKING || old.cls == SF_CLASS_TICKING) &&
+	    kind != SF_COMMIT_EMPTY &&
+	    sf_classifier_commit_fits(&core->classifier, &s->activity,
+				      last_input, &old))
+		s->cls = old;
 	if (s->cls.cls != SF_CLASS_STATIC) {
-		sf_time_t hold = class_hold(s,
-					    sf_surface_get_frame_interval(s, now));
+		sf_time_t hold = class_hold(s, throttle > 0 ? throttle :
+					    s->held_by_adapter ?
+					    adapter_hold_interval(s) : 0);
 		if (now + hold + 1 < core->surface_expiry)
 			core->surface_expiry = now + hold + 1;
 	}
@@ -1112,6 +1143,14 @@ sf_surface_set_priority(struct sf_surface *s, enum sf_priority priority,
 		s->output->flush_requested = false;
 		request_flush(s->output);
 	}
+}
+
+void
+sf_surface_set_held(struct sf_surface *s, bool held)
+{
+	if (s->held_by_adapter && !held)
+		s->release_pending = true;
+	s->held_by_adapter = held;
 }
 
 const struct sf_classification *

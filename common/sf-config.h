@@ -98,6 +98,7 @@ struct sf_config {
 	int64_t tick_max_staleness_ms;
 	int64_t redundant_max_staleness_ms;
 	int64_t background_frame_rate_hz;
+	bool synthesize_low_refresh;
 	char essential_apps[SF_CONFIG_STRING_MAX];	/* "a,b,c" or "" */
 	char background_apps[SF_CONFIG_STRING_MAX];
 	int64_t hash_max_area_px;

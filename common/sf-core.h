@@ -212,6 +212,13 @@ enum sf_commit_kind
 sf_surface_commit(struct sf_surface *surface,
 		  const struct sf_commit_desc *commit);
 
+/* The adapter holds (true) or lets go (false) what the surface's client
+ * sends, as the Xorg module does with IgnoreClient: while held, and for
+ * the first commit after, the surface keeps a blink or tick class that
+ * its commits still fit, since their timing is ours, not the client's. */
+void
+sf_surface_set_held(struct sf_surface *surface, bool held);
+
 const struct sf_classification *
 sf_surface_get_classification(const struct sf_surface *surface);
 

@@ -60,6 +60,16 @@ classify(const struct sf_suppress_params *params, enum sf_class cls,
 	case SF_COMMIT_EMPTY:
 	case SF_COMMIT_IDENTICAL:
 		*staleness = params->redundant_max_staleness;
+		/* Nothing new from a blinking or ticking surface while the
+		 * user is away (a blink drawn on and off in one go) may wait
+		 * as long as its blinks would: holding it shows nothing
+		 * stale, and releasing it early only wakes the display. */
+		if (user_idle && cls == SF_CLASS_BLINKING &&
+		    params->blink_max_staleness > *staleness)
+			*staleness = params->blink_max_staleness;
+		if (user_idle && cls == SF_CLASS_TICKING &&
+		    params->tick_max_staleness > *staleness)
+			*staleness = params->tick_max_staleness;
 		return SF_REPAINT_REASON_REDUNDANT;
 	case SF_COMMIT_CHANGED:
 		break;

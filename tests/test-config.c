@@ -46,6 +46,8 @@ static const struct {
 	  SF_OPTION_INT },
 	{ "refresh-dwell", "RefreshDwell", "ms", "0..60000", "2000",
 	  SF_OPTION_INT },
+	{ "synthesize-low-refresh", "SynthesizeLowRefresh", NULL,
+	  "true|false", "false", SF_OPTION_BOOL },
 	{ "refresh-switch", "RefreshSwitch", NULL, "seamless|always|never",
 	  "seamless", SF_OPTION_ENUM },
 	{ "suppress", "Suppress", NULL, "true|false", "true",
@@ -1068,7 +1070,7 @@ SF_TEST(app_lists_are_normalised)
 	for (size_t k = 0; k < SF_ARRAY_LENGTH(keys); k++) {
 		for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
 			struct sf_config cfg;
-			char err[256] = "", got[512], want[512];
+			char err[256] = "", got[1024], want[1024];
 			sf_config_init_defaults(&cfg);
 			enum sf_config_status st = sf_config_set(&cfg,
 				SF_CONFIG_NS_INI, keys[k], cases[i].value,

@@ -325,6 +325,52 @@ SF_TEST(a_throttled_tick_keeps_its_class_between_releases)
 	sf_core_destroy(core);
 }
 
+/* The Xorg module holds a blinking client and lets it go at each
+ * deadline; each release brings its backlog in one commit, once a
+ * second, which alone would read as a tick.  Held, it stays blinking;
+ * the same commits from a client nobody held make it ticking. */
+SF_TEST(a_held_blink_keeps_its_class_through_the_backlog)
+{
+	static const bool hold_it[] = { false, true };
+
+	for (size_t k = 0; k < SF_ARRAY_LENGTH(hold_it); k++) {
+		struct recorder r;
+		struct sf_output *o;
+		struct sf_core *core = make_core(&r, NULL, &o);
+		struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+		sf_time_t t;
+		sf_surface_set_output(s, o, 0.2, 0);
+
+		blink_for_a_while(core, o, s, &t);
+		sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+				 SF_CLASS_BLINKING);
+		if (hold_it[k])
+			sf_surface_set_held(s, true);
+		for (int i = 0; i < 12; i++) {
+			t += SF_SEC(1);
+			run_until(core, t);
+			if (hold_it[k])
+				sf_surface_set_held(s, false);
+			struct sf_box b = { 40, 300, 48, 316 };
+			struct sf_commit_desc c = {
+				.time = t, .boxes = &b, .n_boxes = 1,
+				.has_hash = true, .hash = (uint64_t)(100 + i),
+			};
+			sf_surface_commit(s, &c);
+			sf_time_t dl;
+			sf_output_repaint(o, 0, t + SF_MSEC(1), &dl);
+			if (hold_it[k])
+				sf_surface_set_held(s, true);
+		}
+		printf("# held=%d: %s\n", hold_it[k],
+		       sf_class_name(sf_surface_get_classification(s)->cls));
+		sf_assert_int_eq(sf_surface_get_classification(s)->cls ==
+					 SF_CLASS_BLINKING,
+				 hold_it[k]);
+		sf_core_destroy(core);
+	}
+}
+
 SF_TEST(essential_surfaces_are_never_held_or_throttled)
 {
 	struct recorder r;

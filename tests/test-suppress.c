@@ -88,6 +88,17 @@ SF_TEST(single_commit_rules)
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		{ true, BLINKING, IDENTICAL, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
+		/* Nothing new from a blink or a tick while the user is away
+		 * waits as long as its class would (a blink drawn on and off
+		 * in one go: the backlog of a client the Xorg module held). */
+		{ true, BLINKING, IDENTICAL, true, true, DEFER,
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
+		{ true, TICKING, EMPTY, true, true, DEFER,
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(15) },
+		{ true, TICKING, IDENTICAL, false, true, DEFER,
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
+		{ true, ANIMATING, IDENTICAL, true, true, DEFER,
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		/* Blinks and ticks only while the user is idle. */
 		{ true, BLINKING, CHANGED, true, true, DEFER,
 		  SF_REPAINT_REASON_BLINK_IDLE, SF_SEC(30) },

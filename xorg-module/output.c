@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Outputs: every RandR output driven by a CRTC becomes an sf_output of
+ * the core, with the modes of the current resolution.  Mode changes go
+ * through RandR's server API (RRCrtcSet), DPMS through the xf86 CRTC
+ * layer (per output) or the screen's DPMS hook; the user's mode and DPMS
+ * level are put back when the output goes, at reset and at exit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xorg-server.h>
+#include <xf86.h>
+#include <xf86Crtc.h>
+#include <X11/extensions/dpmsconst.h>
+
+#include "sf-xorg.h"
+
+uint32_t
+sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode)
+{
+	uint64_t dots = (uint64_t)mode->hTotal * mode->vTotal;
+
+	if (!dots)
+		return 0;
+	if (mode->modeFlags & RR_DoubleScan)
+		dots *= 2;
+	if (mode->modeFlags & RR_Interlace)
+		dots /= 2;
+	return (uint32_t)(((uint64_t)mode->dotClock * 1000 + dots / 2) / dots);
+}
+
+/* Built-in panels, as DRM and most drivers name their connectors. */
+static bool
+output_is_internal(const char *name)
+{
+	static const char *const prefixes[] = { "LVDS", "eDP", "DSI" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+static bool
+same_timings(const xRRModeInfo *a, const xRRModeInfo *b)
+{
+	return a->width == b->width && a->height == b->height &&
+	       a->dotClock == b->dotClock && a->hSyncStart == b->hSyncStart &&
+	       a->hSyncEnd == b->hSyncEnd && a->hTotal == b->hTotal &&
+	       a->hSkew == b->hSkew && a->vSyncStart == b->vSyncStart &&
+	       a->vSyncEnd == b->vSyncEnd && a->vTotal == b->vTotal &&
+	       a->modeFlags == b->modeFlags;
+}
+
+/* The LVDS-downclock technique: the same timings at a lower dot clock,
+ * so the panel refreshes less often without a new resolution. */
+static RRModePtr
+synthesize_low_mode(struct sf_xorg_output *xo, const xRRModeInfo *native,
+		    uint32_t refresh_mhz)
+{
+	uint32_t native_mhz = sf_xorg_mode_refresh_mhz(native);
+	char name[32];
+
+	if (!native_mhz || refresh_mhz >= native_mhz)
+		return NULL;
+	xRRModeInfo info = *native;
+	info.dotClock = (CARD32)((uint64_t)native->dotClock * refresh_mhz /
+				 native_mhz);
+	info.id = 0;
+	snprintf(name, sizeof(name), "%ux%u_sf%u", native->width,
+		 native->height, refresh_mhz / 1000);
+	info.nameLength = (CARD16)strlen(name);
+	RRModePtr mode = RRModeGet(&info, name);
+	if (!mode)
+		return NULL;
+	if (RROutputAddUserMode(xo->rr_output, mode) != Success) {
+		RRModeDestroy(mode);
+		return NULL;
+	}
+	return mode;
+}
+
+static void
+add_mode(struct sf_xorg_output *xo, struct sf_mode *out, RRModePtr mode)
+{
+	size_t i = xo->n_modes++;
+
+	xo->modes[i] = mode->mode;
+	snprintf(xo->mode_names[i], sizeof(xo->mode_names[i]), "%.*s",
+		 (int)mode->mode.nameLength, mode->name);
+	out[i] = (struct sf_mode){
+		.width = mode->mode.width,
+		.height = mode->mode.height,
+		.refresh_mhz = sf_xorg_mode_refresh_mhz(&mode->mode),
+		/* Same resolution, same output: a dot-clock change, which a
+		 * panel takes without a visible modeset as far as X can
+		 * tell. */
+		.seamless = true,
+	};
+}
+
+static bool
+build_modes(struct sf_xorg_output *xo, struct sf_mode **out)
+{
+	RROutputPtr o = xo->rr_output;
+	RRModePtr current = xo->rr_crtc->mode;
+	size_t max = (size_t)o->numModes + (size_t)o->numUserModes + 2;
+
+	xo->modes = calloc(max, sizeof(*xo->modes));
+	xo->mode_names = calloc(max, sizeof(*xo->mode_names));
+	*out = calloc(max, sizeof(**out));
+	if (!xo->modes || !xo->mode_names || !*out)
+		return false;
+	xo->n_modes = 0;
+	add_mode(xo, *out, current);
+	(*out)[0].preferred = true;	/* the user's mode is the native one */
+	xo->user_mode = 0;
+	if (!xo->manage_refresh)
+		return true;
+	for (int i = 0; i < o->numModes + o->numUserModes; i++) {
+		RRModePtr m = i < o->numModes ? o->modes[i]
+					      : o->userModes[i - o->numModes];
+		if (m == current || m->mode.width != current->mode.width ||
+		    m->mode.height != current->mode.height)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < xo->n_modes; k++)
+			dup |= same_timings(&xo->modes[k], &m->mode);
+		if (!dup)
+			add_mode(xo, *out, m);
+	}
+	const struct sf_config *cfg = &xo->sx->config;
+	if (cfg->synthesize_low_refresh) {
+		xo->synthesized = synthesize_low_mode(
+			xo, &current->mode,
+			(uint32_t)cfg->idle_min_refresh_hz * 1000);
+		if (xo->synthesized)
+			add_mode(xo, *out, xo->synthesized);
+		else
+			sf_xorg_log(SF_LOG_INFO, "output %s: no low-refresh "
+				    "copy of %s made (already at or below "
+				    "%lld Hz, or RandR refused it)",
+				    o->name, xo->mode_names[0],
+				    (long long)cfg->idle_min_refresh_hz);
+	}
+	return true;
+}
+
+static void
+output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
+{
+	struct sf_mode *modes = NULL;
+	struct sf_xorg_output *xo = calloc(1, sizeof(*xo));
+
+	if (!xo)
+		goto oom;
+	xo->sx = sx;
+	xo->screen = screen;
+	xo->rr_output = o;
+	xo->rr_crtc = o->crtc;
+	bool internal = output_is_internal(o->name);
+	xo->manage_refresh = sf_config_output_selected(&sx->config, o->name,
+						       internal);
+	if (!build_modes(xo, &modes))
+		goto oom;
+	xo->core = sf_output_create(sx->core, o->name, modes, xo->n_modes, 0,
+				    sf_xorg_now());
+	free(modes);
+	modes = NULL;
+	if (!xo->core)
+		goto oom;
+	sf_output_set_user_data(xo->core, xo);
+	xo->last_refresh_mhz = sf_xorg_mode_refresh_mhz(&xo->modes[0]);
+	xorg_list_append(&xo->link, &sx->outputs);
+	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d): %zu mode%s at "
+		    "%ux%u%s", o->name, screen->myNum, xo->n_modes,
+		    xo->n_modes == 1 ? "" : "s", xo->modes[0].width,
+		    xo->modes[0].height,
+		    xo->manage_refresh ? ", refresh managed" :
+		    internal ? "" : " (not internal: refresh left alone; "
+				    "see Option \"Outputs\")");
+	return;
+oom:
+	sf_xorg_log(SF_LOG_ERROR, "output %s: out of memory; not managed",
+		    o->name);
+	if (xo) {
+		free(xo->modes);
+		free(xo->mode_names);
+	}
+	free(modes);
+	free(xo);
+}
+
+void
+sf_xorg_output_scan(struct sf_xorg *sx)
+{
+	for (int s = 0; s < screenInfo.numScreens; s++) {
+		ScreenPtr screen = screenInfo.screens[s];
+		rrScrPrivPtr rr = rrGetScrPriv(screen);
+
+		if (!rr) {
+			sf_xorg_log(SF_LOG_INFO, "screen %d has no RandR: "
+				    "nothing to manage on it", s);
+			continue;
+		}
+		for (int i = 0; i < rr->numOutputs; i++) {
+			RROutputPtr o = rr->outputs[i];
+			if (o->crtc && o->crtc->mode)
+				output_add(sx, screen, o);
+		}
+	}
+	sx->outputs_scanned = true;
+}
+
+static void
+output_destroy(struct sf_xorg_output *xo)
+{
+	sf_xorg_release(xo->sx, xo, "output gone");
+	/* Puts the user's mode and DPMS back through the hooks below. */
+	sf_output_destroy(xo->core);
+	if (xo->synthesized && !xo->dying) {
+		RROutputDeleteUserMode(xo->rr_output, xo->synthesized);
+		RRModeDestroy(xo->synthesized);
+	}
+	xorg_list_del(&xo->link);
+	free(xo->modes);
+	free(xo->mode_names);
+	free(xo);
+}
+
+void
+sf_xorg_output_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
+{
+	struct sf_xorg_output *xo, *next;
+
+	xorg_list_for_each_entry_safe(xo, next, &sx->outputs, link)
+		if (!screen || xo->screen == screen)
+			output_destroy(xo);
+}
+
+struct sf_xorg_output *
+sf_xorg_output_at(struct sf_xorg *sx, ScreenPtr screen, const BoxRec *box,
+		  double *fraction)
+{
+	struct sf_xorg_output *xo, *best = NULL;
+	int64_t best_area = 0;
+	int64_t area = (int64_t)(box->x2 - box->x1) * (box->y2 - box->y1);
+
+	xorg_list_for_each_entry(xo, &sx->outputs, link) {
+		RRCrtcPtr c = xo->rr_crtc;
+		if (xo->screen != screen || !c->mode)
+			continue;
+		int x1 = max(box->x1, c->x), y1 = max(box->y1, c->y);
+		int x2 = min(box->x2, c->x + (int)c->mode->mode.width);
+		int y2 = min(box->y2, c->y + (int)c->mode->mode.height);
+		int64_t a = x2 > x1 && y2 > y1 ?
+				    (int64_t)(x2 - x1) * (y2 - y1) : 0;
+		if (a > best_area) {
+			best_area = a;
+			best = xo;
+		}
+	}
+	*fraction = area > 0 ? (double)best_area / (double)area : 0.0;
+	return best;
+}
+
+/* --- the core's requests --- */
+
+static struct sf_xorg_output *
+from_core(struct sf_output *o)
+{
+	return sf_output_get_user_data(o);
+}
+
+static bool
+core_set_mode(void *data, struct sf_output *o, size_t index)
+{
+	struct sf_xorg_output *xo = from_core(o);
+	RRCrtcPtr crtc = xo->rr_crtc;
+	(void)data;
+
+	if (xo->dying)
+		return true;
+	if (index >= xo->n_modes)
+		return false;
+	if (crtc->mode && same_timings(&crtc->mode->mode, &xo->modes[index]))
+		return true;
+	/* The mode by value: RRModeGet finds RandR's own object for it
+	 * (or makes one) and takes a reference we drop after the set. */
+	xRRModeInfo info = xo->modes[index];
+	info.nameLength = (CARD16)strlen(xo->mode_names[index]);
+	RRModePtr mode = RRModeGet(&info, xo->mode_names[index]);
+	if (!mode)
+		return false;
+	Bool ok = RRCrtcSet(crtc, mode, crtc->x, crtc->y, crtc->rotation,
+			    crtc->numOutputs, crtc->outputs);
+	RRModeDestroy(mode);
+	if (ok)
+		RRTellChanged(xo->screen);
+	return ok;
+}
+
+static xf86OutputPtr
+xf86_output_of(struct sf_xorg_output *xo)
+{
+	if (xf86CrtcConfigPrivateIndex == -1)
+		return NULL;
+	ScrnInfoPtr scrn = xf86ScreenToScrn(xo->screen);
+	if (!scrn || !scrn->privates ||
+	    !scrn->privates[xf86CrtcConfigPrivateIndex].ptr)
+		return NULL;
+	xf86CrtcConfigPtr config = XF86_CRTC_CONFIG_PTR(scrn);
+	for (int i = 0; i < config->num_output; i++)
+		if (config->output[i]->randr_output == xo->rr_output)
+			return config->output[i];
+	return NULL;
+}
+
+static bool
+core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
+{
+	struct sf_xorg_output *xo = from_core(o);
+	(void)data;
+
+	if (xo->dying)
+		return true;
+	int mode = level == SF_DPMS_ON ? DPMSModeOn :
+		   level == SF_DPMS_STANDBY ? DPMSModeStandby : DPMSModeOff;
+	xf86OutputPtr out = xf86_output_of(xo);
+	if (out && out->funcs->dpms && out->crtc) {
+		xf86CrtcPtr crtc = out->crtc;
+		/* Output first when going down, CRTC first coming up, as the
+		 * server's own DPMS path does. */
+		if (mode != DPMSModeOn)
+			out->funcs->dpms(out, mode);
+		if (crtc->enabled && crtc->funcs->dpms)
+			crtc->funcs->dpms(crtc, mode);
+		if (mode == DPMSModeOn)
+			out->funcs->dpms(out, mode);
+		xo->dpms = mode;
+		return true;
+	}
+	if (xo->screen->DPMS) {
+		xo->screen->DPMS(xo->screen, mode);
+		xo->dpms = mode;
+		return true;
+	}
+	if (!xo->dpms_missing_logged)
+		sf_xorg_log(SF_LOG_INFO, "output %s: the driver has no DPMS "
+			    "control; it is never blanked",
+			    xo->rr_output->name);
+	xo->dpms_missing_logged = true;
+	return false;
+}
+
+static bool
+core_set_backlight(void *data, struct sf_output *o, int32_t percent)
+{
+	(void)data;
+	/* The platform layer (sysfs backlight, with restore) is its own
+	 * issue; until it lands the request is only logged. */
+	sf_xorg_log(SF_LOG_DEBUG, "output %s: backlight %d%% requested (not "
+		    "carried out: no platform layer yet)",
+		    sf_output_get_name(o), percent);
+	return true;
+}
+
+static bool
+core_set_reclock(void *data, enum sf_reclock_level level)
+{
+	(void)data;
+	sf_xorg_log(SF_LOG_DEBUG, "gpu: %s clocks requested (not carried out: "
+		    "no platform layer yet)",
+		    level == SF_RECLOCK_LOW ? "low" : "normal");
+	return true;
+}
+
+static void
+core_schedule_repaint(void *data, struct sf_output *o)
+{
+	struct sf_xorg *sx = data;
+	struct sf_xorg_output *xo = from_core(o);
+
+	if (xo->dying)
+		return;
+	/* X drew the damage already; what the core holds back here is the
+	 * clients that drew only blinks and ticks.  Let them go; the next
+	 * cycle tells the core the output painted. */
+	xo->repaint_due = true;
+	sf_xorg_release(sx, xo, "deadline or input");
+}
+
+static void
+core_log(void *data, enum sf_log_level level, const char *message)
+{
+	(void)data;
+	sf_xorg_log(level, "%s", message);
+}
+
+const struct sf_core_interface sf_xorg_core_interface = {
+	.log = core_log,
+	.set_mode = core_set_mode,
+	.set_dpms = core_set_dpms,
+	.set_backlight = core_set_backlight,
+	.set_reclock = core_set_reclock,
+	.schedule_repaint = core_schedule_repaint,
+};

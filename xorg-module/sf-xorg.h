@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SF_XORG_H
+#define SF_XORG_H
+
+/*
+ * Internal interface of the Xorg module.  module.c reads the options
+ * once (Setup); extension.c owns struct sf_xorg for one server
+ * generation, serves the STILLFRAME requests and follows input;
+ * output.c turns RandR outputs into the core's outputs and carries out
+ * mode and DPMS changes; window.c tracks top-level windows, their damage
+ * and hints, and holds and releases their clients.  Nothing here makes a
+ * decision: common/ does.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xorg-server.h>
+#include <X11/X.h>
+#include <list.h>
+#include <dixstruct.h>
+#include <scrnintstr.h>
+#include <windowstr.h>
+#include <damage.h>
+#include <randrstr.h>
+#include <os.h>
+
+#include "sf-core.h"
+#include "sf-tiles.h"
+
+struct sf_xorg_output;
+struct sf_xorg_window;
+
+/* One held client: its requests wait until the output paints again. */
+struct sf_xorg_hold {
+	struct xorg_list link;		/* sf_xorg.holds */
+	ClientPtr client;
+	struct sf_xorg_output *output;
+	sf_time_t since;
+};
+
+/* A client's SelectEvents. */
+struct sf_xorg_selection {
+	struct xorg_list link;		/* sf_xorg.selections */
+	ClientPtr client;
+	XID window;
+	uint32_t mask;
+	XID resource;			/* freed with the client */
+};
+
+struct sf_xorg {
+	struct sf_config config;
+	struct sf_core *core;
+	bool outputs_scanned;		/* RandR is ready after the first
+					 * CreateScreenResources */
+	struct xorg_list outputs;	/* sf_xorg_output.link */
+	struct xorg_list windows;	/* sf_xorg_window.link */
+	struct xorg_list holds;		/* sf_xorg_hold.link */
+	struct xorg_list selections;	/* sf_xorg_selection.link */
+	int screens_open;
+	OsTimerPtr timer;
+	sf_time_t timer_deadline;
+	int event_base;
+	RESTYPE selection_type;
+	Atom hint_atom, vrr_atom, wm_class_atom;
+	uint32_t motion_events;		/* from the device event callback */
+	uint32_t releases;
+	bool dispatching;		/* inside sf_core_dispatch */
+};
+
+/* The module's one instance of a generation, or NULL between them. */
+extern struct sf_xorg *sf_xorg_instance;
+
+/* --- module.c --- */
+
+/* The options read by Setup, or the defaults. */
+const struct sf_config *
+sf_xorg_module_config(void);
+
+/* --- extension.c --- */
+
+sf_time_t
+sf_xorg_now(void);
+
+void
+sf_xorg_log(enum sf_log_level level, const char *fmt, ...)
+	_X_ATTRIBUTE_PRINTF(2, 3);
+
+/* Arms the timer for the core's next deadline. */
+void
+sf_xorg_schedule_dispatch(struct sf_xorg *sx);
+
+/* An output's state or refresh changed: StateNotify to who asked. */
+void
+sf_xorg_notify_state(struct sf_xorg *sx, struct sf_xorg_output *xo);
+
+/* --- output.c --- */
+
+struct sf_xorg_output {
+	struct sf_xorg *sx;
+	struct xorg_list link;		/* sf_xorg.outputs */
+	ScreenPtr screen;
+	RROutputPtr rr_output;
+	RRCrtcPtr rr_crtc;
+	struct sf_output *core;
+	/* The modes the core chooses from, by value: RandR may replace its
+	 * mode objects when it probes again. */
+	xRRModeInfo *modes;
+	char (*mode_names)[32];
+	size_t n_modes;
+	size_t user_mode;		/* the mode the user had */
+	RRModePtr synthesized;		/* our low-refresh copy, if added */
+	bool manage_refresh;
+	bool dpms_missing_logged;
+	bool dying;			/* going: touch nothing */
+	bool repaint_due;		/* the core asked to paint */
+	bool committed_now;		/* damage reported this cycle */
+	int dpms;			/* DPMSMode* last set */
+	enum sf_idle_state last_state;	/* for StateNotify */
+	uint32_t last_refresh_mhz;
+	uint32_t damage_events;
+	uint32_t held;
+};
+
+extern const struct sf_core_interface sf_xorg_core_interface;
+
+/* Finds the RandR outputs with a CRTC on every screen (once RandR is
+ * set up) and makes them the core's outputs. */
+void
+sf_xorg_output_scan(struct sf_xorg *sx);
+
+void
+sf_xorg_output_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
+
+/* The output showing most of the box (screen coordinates), or NULL. */
+struct sf_xorg_output *
+sf_xorg_output_at(struct sf_xorg *sx, ScreenPtr screen, const BoxRec *box,
+		  double *fraction);
+
+uint32_t
+sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode);
+
+/* --- window.c --- */
+
+struct sf_xorg_window {
+	struct sf_xorg *sx;
+	struct xorg_list link;		/* sf_xorg.windows */
+	WindowPtr window;
+	ClientPtr owner;
+	struct sf_surface *core;
+	DamagePtr damage;
+	RegionRec pending;		/* damage since the last cycle */
+	struct sf_xorg_output *output;
+	double visible_fraction;
+	uint32_t hint[5];		/* _STILLFRAME_HINT, as applied */
+	bool hinted;
+	bool game;			/* _VARIABLE_REFRESH */
+	bool committed_now;		/* damage reported this cycle */
+	bool held;			/* this cycle's damage was held */
+	enum sf_priority rule_priority;
+	char instance[64];		/* WM_CLASS instance */
+	char wm_class[64];		/* WM_CLASS class */
+	struct sf_tile_map tiles;
+	uint8_t *pixels;		/* window-sized copy for the tiles */
+	size_t pixels_size;
+	uint32_t damage_events;
+	uint32_t held_frames;
+};
+
+bool
+sf_xorg_window_init_screen(struct sf_xorg *sx, ScreenPtr screen);
+
+/* Reports each window's damage since the last cycle to the core, asks
+ * each output whether the damage may be held, and holds the clients
+ * whose damage was. */
+void
+sf_xorg_window_cycle(struct sf_xorg *sx);
+
+/* Lets every client held on `xo` (NULL: on any output) go. */
+void
+sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
+		const char *why);
+
+/* The client is gone: forget its holds. */
+void
+sf_xorg_forget_client(struct sf_xorg *sx, ClientPtr client);
+
+bool
+sf_xorg_client_is_held(struct sf_xorg *sx, ClientPtr client);
+
+struct sf_xorg_window *
+sf_xorg_window_find(struct sf_xorg *sx, WindowPtr window);
+
+/* Reads _STILLFRAME_HINT and _VARIABLE_REFRESH again and applies them. */
+void
+sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now);
+
+void
+sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
+
+#endif /* SF_XORG_H */

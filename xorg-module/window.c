@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Windows: every mapped top-level window becomes an sf_surface of the
+ * core.  Its damage (drawing into it and its children) is gathered between two block handler runs and reported
+ * as one commit, narrowed to the 16x16 tiles whose pixels changed.
+ *
+ * X has no repaint to veto: a client's drawing is on screen once its
+ * request ran.  So when the core holds an output's damage (blinks and
+ * ticks while the user is idle), the clients that drew it are held
+ * instead (IgnoreClient): their next blink waits, queued in their socket,
+ * until the output paints again, input arrives, the class's staleness
+ * deadline passes or the window turns essential (AttendClient).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xorg-server.h>
+#include <X11/Xatom.h>
+#include <propertyst.h>
+#include <inputstr.h>
+
+#include "sf-xorg.h"
+#include "stillframe-x.h"
+
+#define MAX_BOXES 16
+/* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
+#define MAX_COPY_PIXELS (4096 * 1024)
+
+struct screen_hooks {
+	RealizeWindowProcPtr realize;
+	UnrealizeWindowProcPtr unrealize;
+	DestroyWindowProcPtr destroy;
+	CloseScreenProcPtr close;
+};
+
+static DevPrivateKeyRec screen_key;
+static DevPrivateKeyRec window_key;
+
+void
+sf_xorg_screen_closed(ScreenPtr screen);
+
+static struct screen_hooks *
+screen_hooks(ScreenPtr screen)
+{
+	return dixLookupPrivate(&screen->devPrivates, &screen_key);
+}
+
+struct sf_xorg_window *
+sf_xorg_window_find(struct sf_xorg *sx, WindowPtr window)
+{
+	(void)sx;
+	return dixLookupPrivate(&window->devPrivates, &window_key);
+}
+
+static bool
+is_toplevel(WindowPtr win)
+{
+	return win->parent && !win->parent->parent &&
+	       win->drawable.class == InputOutput;
+}
+
+static void
+window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
+{
+	struct sf_xorg_window *xw = closure;
+	(void)damage;
+
+	RegionUnion(&xw->pending, &xw->pending, region);
+}
+
+static void
+window_damage_destroy(DamagePtr damage, void *closure)
+{
+	struct sf_xorg_window *xw = closure;
+	(void)damage;
+
+	xw->damage = NULL;
+}
+
+/* WM_CLASS is "instance\0class\0"; the instance is what users type
+ * (xterm, xclock), the class what rules often use (XTerm). */
+static void
+read_wm_class(struct sf_xorg_window *xw)
+{
+	PropertyPtr prop;
+	char instance[64] = "", cls[64] = "";
+
+	if (dixLookupProperty(&prop, xw->window, XA_WM_CLASS, serverClient,
+			      DixReadAccess) == Success &&
+	    prop->format == 8 && prop->type == XA_STRING) {
+		const char *data = prop->data;
+		size_t n = (size_t)prop->size;
+		size_t a = strnlen(data, n);
+		snprintf(instance, sizeof(instance), "%.*s", (int)a, data);
+		if (a + 1 < n)
+			snprintf(cls, sizeof(cls), "%.*s",
+				 (int)strnlen(data + a + 1, n - a - 1),
+				 data + a + 1);
+	}
+	if (strcmp(instance, xw->instance) == 0 &&
+	    strcmp(cls, xw->wm_class) == 0)
+		return;
+	memcpy(xw->instance, instance, sizeof(instance));
+	memcpy(xw->wm_class, cls, sizeof(cls));
+	char label[64];
+	if (instance[0])
+		snprintf(label, sizeof(label), "%s", instance);
+	else
+		snprintf(label, sizeof(label), "window 0x%lx",
+			 (unsigned long)xw->window->drawable.id);
+	sf_surface_set_label(xw->core, label);
+	xw->rule_priority = sf_config_app_priority(&xw->sx->config, instance,
+						   cls);
+	if (xw->rule_priority != SF_PRIORITY_NORMAL)
+		sf_xorg_log(SF_LOG_DEBUG, "window 0x%lx (%s): %s by %s",
+			    (unsigned long)xw->window->drawable.id, label,
+			    xw->rule_priority == SF_PRIORITY_ESSENTIAL ?
+				    "essential" : "background",
+			    xw->rule_priority == SF_PRIORITY_ESSENTIAL ?
+				    "EssentialApps" : "BackgroundApps");
+}
+
+static bool
+read_cardinals(WindowPtr win, Atom atom, uint32_t *out, size_t n,
+	       size_t *got)
+{
+	PropertyPtr prop;
+
+	*got = 0;
+	if (dixLookupProperty(&prop, win, atom, serverClient,
+			      DixReadAccess) != Success)
+		return false;
+	if (prop->type != XA_CARDINAL || prop->format != 32)
+		return true;	/* present, but not ours to read */
+	const CARD32 *data = prop->data;
+	for (size_t i = 0; i < n && i < (size_t)prop->size; i++)
+		out[i] = data[i];
+	*got = (size_t)prop->size < n ? (size_t)prop->size : n;
+	return true;
+}
+
+/* Why a hint is not one, or NULL. */
+static const char *
+hint_problem(const uint32_t *hint)
+{
+	if (hint[STILLFRAME_X_HINT_RATE_NUM] &&
+	    !hint[STILLFRAME_X_HINT_RATE_DEN])
+		return "a content rate with a zero denominator";
+	if (hint[STILLFRAME_X_HINT_MIN_MHZ] > hint[STILLFRAME_X_HINT_MAX_MHZ])
+		return "a refresh range whose minimum is above its maximum";
+	uint32_t flags = hint[STILLFRAME_X_HINT_FLAGS];
+	if (flags & ~STILLFRAME_X_FLAG_ALL)
+		return "unknown flags";
+	if ((flags & STILLFRAME_X_FLAG_ALL) == STILLFRAME_X_FLAG_ALL)
+		return "both priorities";
+	return NULL;
+}
+
+void
+sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
+{
+	struct sf_xorg *sx = xw->sx;
+	uint32_t hint[STILLFRAME_X_HINT_ITEMS] = { 0 };
+	size_t got;
+
+	read_wm_class(xw);
+	bool present = read_cardinals(xw->window, sx->hint_atom, hint,
+				      STILLFRAME_X_HINT_ITEMS, &got);
+	if (present && got < STILLFRAME_X_HINT_ITEMS) {
+		sf_xorg_log(SF_LOG_INFO, "client bug: window 0x%lx (%s): "
+			    "_STILLFRAME_HINT needs %d CARDINALs of format "
+			    "32; ignored", (unsigned long)xw->window->drawable.id,
+			    xw->instance, STILLFRAME_X_HINT_ITEMS);
+		memset(hint, 0, sizeof(hint));
+		present = false;
+	}
+	const char *problem = present ? hint_problem(hint) : NULL;
+	if (problem) {
+		sf_xorg_log(SF_LOG_INFO, "client bug: window 0x%lx (%s): "
+			    "_STILLFRAME_HINT has %s; ignored",
+			    (unsigned long)xw->window->drawable.id,
+			    xw->instance, problem);
+		memset(hint, 0, sizeof(hint));
+		present = false;
+	}
+
+	if (memcmp(hint, xw->hint, sizeof(hint)) != 0 ||
+	    present != xw->hinted) {
+		sf_surface_set_content_rate(
+			xw->core, hint[STILLFRAME_X_HINT_RATE_NUM],
+			hint[STILLFRAME_X_HINT_RATE_DEN] ?
+				hint[STILLFRAME_X_HINT_RATE_DEN] : 1, now);
+		sf_surface_set_rate_range(xw->core,
+					  hint[STILLFRAME_X_HINT_MIN_MHZ],
+					  hint[STILLFRAME_X_HINT_MAX_MHZ], now);
+		if (present)
+			sf_xorg_log(SF_LOG_DEBUG, "window 0x%lx (%s): hint "
+				    "rate %u/%u range %u-%u mHz flags 0x%x",
+				    (unsigned long)xw->window->drawable.id,
+				    xw->instance, hint[0], hint[1], hint[2],
+				    hint[3], hint[4]);
+		memcpy(xw->hint, hint, sizeof(hint));
+		xw->hinted = present;
+	}
+	uint32_t flags = hint[STILLFRAME_X_HINT_FLAGS];
+	enum sf_priority priority =
+		flags & STILLFRAME_X_FLAG_ESSENTIAL ? SF_PRIORITY_ESSENTIAL :
+		flags & STILLFRAME_X_FLAG_BACKGROUND ? SF_PRIORITY_BACKGROUND :
+		xw->rule_priority;
+	sf_surface_set_priority(xw->core, priority, now);
+
+	uint32_t vrr = 0;
+	read_cardinals(xw->window, sx->vrr_atom, &vrr, 1, &got);
+	bool game = got == 1 && vrr != 0;
+	if (game != xw->game) {
+		xw->game = game;
+		sf_surface_set_content_type(xw->core, game ? SF_CONTENT_GAME :
+							     SF_CONTENT_NONE,
+					    now);
+	}
+}
+
+static void
+update_placement(struct sf_xorg_window *xw, sf_time_t now)
+{
+	WindowPtr win = xw->window;
+	BoxRec box = {
+		.x1 = win->drawable.x,
+		.y1 = win->drawable.y,
+		.x2 = win->drawable.x + (int)win->drawable.width,
+		.y2 = win->drawable.y + (int)win->drawable.height,
+	};
+	double fraction = 0;
+	struct sf_xorg_output *xo = sf_xorg_output_at(
+		xw->sx, win->drawable.pScreen, &box, &fraction);
+
+	/* The share of the output it covers, as the core expects. */
+	double visible = 0;
+	if (xo && xo->rr_crtc->mode) {
+		double out_area = (double)xo->rr_crtc->mode->mode.width *
+				  xo->rr_crtc->mode->mode.height;
+		double win_area = (double)win->drawable.width *
+				  win->drawable.height;
+		visible = out_area > 0 ? fraction * win_area / out_area : 0;
+		if (visible > 1)
+			visible = 1;
+	}
+	if (xo != xw->output || visible != xw->visible_fraction) {
+		xw->output = xo;
+		xw->visible_fraction = visible;
+		sf_surface_set_output(xw->core, xo ? xo->core : NULL, visible,
+				      now);
+	}
+	sf_surface_set_size(xw->core, win->drawable.width,
+			    win->drawable.height);
+}
+
+static void
+window_track(struct sf_xorg *sx, WindowPtr win)
+{
+	ClientPtr owner = clients[CLIENT_ID(win->drawable.id)];
+	sf_time_t now = sf_xorg_now();
+
+	if (!owner || owner == serverClient || sf_xorg_window_find(sx, win))
+		return;
+	struct sf_xorg_window *xw = calloc(1, sizeof(*xw));
+	if (!xw)
+		goto oom;
+	xw->sx = sx;
+	xw->window = win;
+	xw->owner = owner;
+	RegionNull(&xw->pending);
+	sf_tile_map_init(&xw->tiles);
+	xw->core = sf_surface_create(sx->core, win->drawable.width,
+				     win->drawable.height, now);
+	if (!xw->core)
+		goto oom;
+	xw->damage = DamageCreate(window_damage_report, window_damage_destroy,
+				  DamageReportRawRegion, FALSE,
+				  win->drawable.pScreen, xw);
+	if (!xw->damage)
+		goto oom;
+	DamageRegister(&win->drawable, xw->damage);
+	dixSetPrivate(&win->devPrivates, &window_key, xw);
+	xorg_list_append(&xw->link, &sx->windows);
+	sf_xorg_window_update_hints(xw, now);
+	update_placement(xw, now);
+	return;
+oom:
+	sf_xorg_log(SF_LOG_ERROR, "window 0x%lx: out of memory; not tracked",
+		    (unsigned long)win->drawable.id);
+	if (xw) {
+		sf_surface_destroy(xw->core);
+		sf_tile_map_finish(&xw->tiles);
+		RegionUninit(&xw->pending);
+	}
+	free(xw);
+}
+
+static void
+window_untrack(struct sf_xorg_window *xw)
+{
+	if (xw->damage) {
+		DamagePtr damage = xw->damage;
+		DamageUnregister(damage);
+		DamageDestroy(damage);
+		xw->damage = NULL;
+	}
+	dixSetPrivate(&xw->window->devPrivates, &window_key, NULL);
+	sf_surface_destroy(xw->core);
+	sf_tile_map_finish(&xw->tiles);
+	RegionUninit(&xw->pending);
+	xorg_list_del(&xw->link);
+	free(xw->pixels);
+	free(xw);
+}
+
+void
+sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
+{
+	struct sf_xorg_window *xw, *next;
+
+	xorg_list_for_each_entry_safe(xw, next, &sx->windows, link)
+		if (!screen || xw->window->drawable.pScreen == screen)
+			window_untrack(xw);
+}
+
+/* --- screen hooks --- */
+
+static Bool
+screen_handle_realize(WindowPtr win)
+{
+	ScreenPtr screen = win->drawable.pScreen;
+	struct screen_hooks *h = screen_hooks(screen);
+
+	screen->RealizeWindow = h->realize;
+	Bool ret = screen->RealizeWindow(win);
+	h->realize = screen->RealizeWindow;
+	screen->RealizeWindow = screen_handle_realize;
+	if (ret && sf_xorg_instance && is_toplevel(win))
+		window_track(sf_xorg_instance, win);
+	return ret;
+}
+
+static void
+forget_window(WindowPtr win)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	struct sf_xorg_window *xw = sx ? sf_xorg_window_find(sx, win) : NULL;
+
+	if (xw)
+		window_untrack(xw);
+}
+
+static Bool
+screen_handle_unrealize(WindowPtr win)
+{
+	ScreenPtr screen = win->drawable.pScreen;
+	struct screen_hooks *h = screen_hooks(screen);
+
+	forget_window(win);
+	screen->UnrealizeWindow = h->unrealize;
+	Bool ret = screen->UnrealizeWindow(win);
+	h->unrealize = screen->UnrealizeWindow;
+	screen->UnrealizeWindow = screen_handle_unrealize;
+	return ret;
+}
+
+static Bool
+screen_handle_destroy_window(WindowPtr win)
+{
+	ScreenPtr screen = win->drawable.pScreen;
+	struct screen_hooks *h = screen_hooks(screen);
+	struct sf_xorg *sx = sf_xorg_instance;
+
+	forget_window(win);
+	if (sx) {
+		struct sf_xorg_selection *sel, *next;
+		xorg_list_for_each_entry_safe(sel, next, &sx->selections, link)
+			if (sel->window == win->drawable.id)
+				FreeResource(sel->resource, RT_NONE);
+	}
+	screen->DestroyWindow = h->destroy;
+	Bool ret = screen->DestroyWindow ? screen->DestroyWindow(win) : TRUE;
+	h->destroy = screen->DestroyWindow;
+	screen->DestroyWindow = screen_handle_destroy_window;
+	return ret;
+}
+
+static Bool
+screen_handle_close(ScreenPtr screen)
+{
+	struct screen_hooks *h = screen_hooks(screen);
+
+	/* While RandR and the windows still exist: put the user's modes
+	 * back and let every held client go. */
+	sf_xorg_screen_closed(screen);
+	screen->RealizeWindow = h->realize;
+	screen->UnrealizeWindow = h->unrealize;
+	screen->DestroyWindow = h->destroy;
+	screen->CloseScreen = h->close;
+	free(h);
+	dixSetPrivate(&screen->devPrivates, &screen_key, NULL);
+	return screen->CloseScreen(screen);
+}
+
+bool
+sf_xorg_window_init_screen(struct sf_xorg *sx, ScreenPtr screen)
+{
+	(void)sx;
+	if (!dixRegisterPrivateKey(&screen_key, PRIVATE_SCREEN, 0) ||
+	    !dixRegisterPrivateKey(&window_key, PRIVATE_WINDOW, 0))
+		return false;
+	struct screen_hooks *h = calloc(1, sizeof(*h));
+	if (!h)
+		return false;
+	dixSetPrivate(&screen->devPrivates, &screen_key, h);
+	h->realize = screen->RealizeWindow;
+	screen->RealizeWindow = screen_handle_realize;
+	h->unrealize = screen->UnrealizeWindow;
+	screen->UnrealizeWindow = screen_handle_unrealize;
+	h->destroy = screen->DestroyWindow;
+	screen->DestroyWindow = screen_handle_destroy_window;
+	h->close = screen->CloseScreen;
+	screen->CloseScreen = screen_handle_close;
+	return true;
+}
+
+/* --- the cycle --- */
+
+/* Copies the pixels under the tiles the damage touches into the window's
+ * copy, for the tile map; false when they cannot be read. */
+static bool
+read_pixels(struct sf_xorg_window *xw, const BoxRec *ext,
+	    struct sf_pixels *px)
+{
+	WindowPtr win = xw->window;
+	ScreenPtr screen = win->drawable.pScreen;
+	int w = win->drawable.width, h = win->drawable.height;
+
+	if (win->drawable.bitsPerPixel != 32 || (size_t)w * h > MAX_COPY_PIXELS)
+		return false;
+	size_t size = (size_t)w * h * 4;
+	if (size != xw->pixels_size) {
+		uint8_t *p = realloc(xw->pixels, size);
+		if (!p)
+			return false;
+		xw->pixels = p;
+		xw->pixels_size = size;
+		sf_tile_map_reset(&xw->tiles);
+	}
+	int x0 = ext->x1 / SF_TILE_SIZE * SF_TILE_SIZE;
+	int y0 = ext->y1 / SF_TILE_SIZE * SF_TILE_SIZE;
+	int x1 = min(w, (ext->x2 + SF_TILE_SIZE - 1) / SF_TILE_SIZE *
+				SF_TILE_SIZE);
+	int y1 = min(h, (ext->y2 + SF_TILE_SIZE - 1) / SF_TILE_SIZE *
+				SF_TILE_SIZE);
+	/* Row by row: GetImage pads rows its own way, the map wants the
+	 * window's stride. */
+	for (int y = y0; y < y1; y++)
+		screen->GetImage(&win->drawable, x0, y, x1 - x0, 1, ZPixmap,
+				 ~0UL,
+				 (char *)xw->pixels + ((size_t)y * w + x0) * 4);
+	*px = (struct sf_pixels){
+		.data = xw->pixels,
+		.width = w,
+		.height = h,
+		.stride = w * 4,
+		.bytes_per_pixel = 4,
+	};
+	return true;
+}
+
+static void
+commit_window(struct sf_xorg_window *xw, sf_time_t now)
+{
+	WindowPtr win = xw->window;
+	int n = RegionNumRects(&xw->pending);
+	BoxPtr rects = RegionRects(&xw->pending);
+	struct sf_box boxes[MAX_BOXES], changed[MAX_BOXES];
+	uint32_t n_boxes = 0;
+	int64_t area = 0;
+	/* The damage layer reports in the window's coordinates (its
+	 * border negative). */
+	int w = win->drawable.width, h = win->drawable.height;
+	BoxRec ext = { w, h, 0, 0 };
+
+	for (int i = 0; i < n; i++) {
+		BoxRec b = {
+			.x1 = max(rects[i].x1, 0),
+			.y1 = max(rects[i].y1, 0),
+			.x2 = min(rects[i].x2, w),
+			.y2 = min(rects[i].y2, h),
+		};
+		if (b.x2 <= b.x1 || b.y2 <= b.y1)
+			continue;
+		area += (int64_t)(b.x2 - b.x1) * (b.y2 - b.y1);
+		ext.x1 = min(ext.x1, b.x1);
+		ext.y1 = min(ext.y1, b.y1);
+		ext.x2 = max(ext.x2, b.x2);
+		ext.y2 = max(ext.y2, b.y2);
+		if (n_boxes < MAX_BOXES)
+			boxes[n_boxes] = (struct sf_box){ b.x1, b.y1, b.x2,
+							  b.y2 };
+		n_boxes++;
+	}
+	RegionEmpty(&xw->pending);
+	if (n_boxes > MAX_BOXES) {
+		boxes[0] = (struct sf_box){ ext.x1, ext.y1, ext.x2, ext.y2 };
+		n_boxes = 1;
+	}
+
+	sf_xorg_window_update_hints(xw, now);
+	update_placement(xw, now);
+
+	struct sf_commit_desc commit = {
+		.time = now,
+		.boxes = boxes,
+		.n_boxes = n_boxes,
+	};
+	struct sf_pixels px;
+	int64_t aligned = (int64_t)(ext.x2 - ext.x1 + 2 * SF_TILE_SIZE) *
+			  (ext.y2 - ext.y1 + 2 * SF_TILE_SIZE);
+	if (n_boxes && aligned <= xw->sx->config.hash_max_area_px &&
+	    read_pixels(xw, &ext, &px)) {
+		struct sf_tile_change change = {
+			.boxes = changed,
+			.max_boxes = MAX_BOXES,
+		};
+		if (sf_tile_map_refine(&xw->tiles, &px, boxes, n_boxes,
+				       &change)) {
+			if (change.n_boxes == 0) {
+				commit.unchanged = true;
+			} else {
+				commit.boxes = changed;
+				commit.n_boxes = change.n_boxes;
+				commit.has_hash = true;
+				commit.hash = change.hash;
+			}
+		}
+	} else if (n_boxes) {
+		/* Unknown content: what the map remembers may be stale. */
+		sf_tile_map_reset(&xw->tiles);
+	}
+	(void)area;
+
+	uint64_t held_before = sf_surface_get_stats(xw->core)->held;
+	sf_surface_commit(xw->core, &commit);
+	xw->held = sf_surface_get_stats(xw->core)->held > held_before;
+	xw->damage_events++;
+	if (xw->held)
+		xw->held_frames++;
+	if (xw->output) {
+		xw->output->damage_events++;
+		if (xw->held)
+			xw->output->held++;
+	}
+}
+
+/* The core keeps a held client's windows in their class: their next
+ * commits come at our release, not on their own cadence. */
+static void
+mark_client_windows(struct sf_xorg *sx, ClientPtr client, bool held)
+{
+	struct sf_xorg_window *xw;
+
+	xorg_list_for_each_entry(xw, &sx->windows, link)
+		if (xw->owner == client)
+			sf_surface_set_held(xw->core, held);
+}
+
+bool
+sf_xorg_client_is_held(struct sf_xorg *sx, ClientPtr client)
+{
+	struct sf_xorg_hold *hold;
+
+	xorg_list_for_each_entry(hold, &sx->holds, link)
+		if (hold->client == client)
+			return true;
+	return false;
+}
+
+static void
+hold_client(struct sf_xorg *sx, ClientPtr client, struct sf_xorg_output *xo,
+	    sf_time_t now)
+{
+	if (client->clientGone || sf_xorg_client_is_held(sx, client))
+		return;
+	struct sf_xorg_hold *hold = calloc(1, sizeof(*hold));
+	if (!hold)
+		return;		/* not holding is always safe */
+	hold->client = client;
+	hold->output = xo;
+	hold->since = now;
+	IgnoreClient(client);
+	xorg_list_append(&hold->link, &sx->holds);
+	mark_client_windows(sx, client, true);
+	sf_xorg_log(SF_LOG_DEBUG, "client %d held: it drew only blinks or "
+		    "ticks while the user is idle", client->index);
+}
+
+void
+sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
+		const char *why)
+{
+	struct sf_xorg_hold *hold, *next;
+
+	xorg_list_for_each_entry_safe(hold, next, &sx->holds, link) {
+		if (xo && hold->output != xo)
+			continue;
+		xorg_list_del(&hold->link);
+		mark_client_windows(sx, hold->client, false);
+		if (!hold->client->clientGone)
+			AttendClient(hold->client);
+		sx->releases++;
+		sf_xorg_log(SF_LOG_DEBUG, "client %d released after %.3f s (%s)",
+			    hold->client->index,
+			    (double)(sf_xorg_now() - hold->since) /
+				    SF_NSEC_PER_SEC, why);
+		free(hold);
+	}
+}
+
+void
+sf_xorg_forget_client(struct sf_xorg *sx, ClientPtr client)
+{
+	struct sf_xorg_hold *hold, *next;
+
+	xorg_list_for_each_entry_safe(hold, next, &sx->holds, link) {
+		if (hold->client != client)
+			continue;
+		xorg_list_del(&hold->link);
+		free(hold);
+	}
+}
+
+/* Whether the client drew anything this cycle that was not held. */
+static bool
+client_drew_unheld(struct sf_xorg *sx, ClientPtr client)
+{
+	struct sf_xorg_window *xw;
+
+	xorg_list_for_each_entry(xw, &sx->windows, link)
+		if (xw->owner == client && xw->committed_now && !xw->held)
+			return true;
+	return false;
+}
+
+void
+sf_xorg_window_cycle(struct sf_xorg *sx)
+{
+	struct sf_xorg_window *xw;
+	struct sf_xorg_output *xo;
+	sf_time_t now = sf_xorg_now(), deadline;
+	WindowPtr focus = NULL;
+
+	if (inputInfo.keyboard && inputInfo.keyboard->focus) {
+		focus = inputInfo.keyboard->focus->win;
+		if (focus == PointerRootWin || focus == NoneWin)
+			focus = NULL;
+		while (focus && focus->parent && focus->parent->parent)
+			focus = focus->parent;
+	}
+
+	xorg_list_for_each_entry(xw, &sx->windows, link) {
+		xw->committed_now = false;
+		xw->held = false;
+		sf_surface_set_focused(xw->core, xw->window == focus);
+		if (!RegionNotEmpty(&xw->pending))
+			continue;
+		commit_window(xw, now);
+		xw->committed_now = true;
+		if (xw->output)
+			xw->output->committed_now = true;
+	}
+
+	xorg_list_for_each_entry(xo, &sx->outputs, link) {
+		if (!xo->committed_now && !xo->repaint_due)
+			continue;
+		xo->committed_now = false;
+		xo->repaint_due = false;
+		enum sf_repaint_decision d =
+			sf_output_repaint(xo->core, 0, now, &deadline);
+		if (d != SF_REPAINT_DEFER) {
+			/* The output shows everything again. */
+			sf_xorg_release(sx, xo, "painted");
+			continue;
+		}
+		xorg_list_for_each_entry(xw, &sx->windows, link) {
+			if (xw->output != xo || !xw->committed_now ||
+			    !xw->held || client_drew_unheld(sx, xw->owner))
+				continue;
+			hold_client(sx, xw->owner, xo, now);
+		}
+	}
+	sf_xorg_schedule_dispatch(sx);
+}
