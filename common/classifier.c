@@ -53,6 +53,7 @@ sf_classifier_params_init_default(struct sf_classifier_params *params)
 		.blink_max_period = SF_MSEC(2000),
 		.small_fraction = 0.05,
 		.small_pixels = 64 * 64,
+		.tick_fraction = 0.5,
 		.frequent_interval = SF_MSEC(101),
 		.video_min_fraction = 0.25,
 		.tolerance = 0.15,
@@ -92,16 +93,33 @@ within(double value, double target, double tolerance)
 	return fabs(value - target) <= tolerance * target;
 }
 
+/* At most `fraction` of the surface, or small_pixels if that is more. */
+static bool
+area_within(const struct sf_classifier_params *params,
+	    const struct sf_surface_activity *activity,
+	    const struct sf_commit_record *r, double fraction)
+{
+	double limit = fraction * (double)activity->width *
+		       (double)activity->height;
+	if (limit < params->small_pixels)
+		limit = params->small_pixels;
+	return r->area <= limit;
+}
+
 static bool
 is_small(const struct sf_classifier_params *params,
 	 const struct sf_surface_activity *activity,
 	 const struct sf_commit_record *r)
 {
-	double limit = params->small_fraction * (double)activity->width *
-		       (double)activity->height;
-	if (limit < params->small_pixels)
-		limit = params->small_pixels;
-	return r->area <= limit;
+	return area_within(params, activity, r, params->small_fraction);
+}
+
+static bool
+is_tick_sized(const struct sf_classifier_params *params,
+	      const struct sf_surface_activity *activity,
+	      const struct sf_commit_record *r)
+{
+	return area_within(params, activity, r, params->tick_fraction);
 }
 
 static bool
@@ -262,7 +280,7 @@ tick_period(const struct sf_classifier_params *params,
 		uint32_t run = 0;
 		sf_time_t span = 0;
 		while (run + 1 < h->n &&
-		       is_small(params, activity, h->rec[run]) &&
+		       is_tick_sized(params, activity, h->rec[run]) &&
 		       within((double)interval(h, run), target,
 			      params->tolerance)) {
 			span += interval(h, run);
@@ -271,7 +289,7 @@ tick_period(const struct sf_classifier_params *params,
 		uint32_t commits = run + 1;
 		if (commits < SF_CLASSIFIER_MIN_COMMITS)
 			continue;
-		if (!is_small(params, activity, h->rec[run]))
+		if (!is_tick_sized(params, activity, h->rec[run]))
 			continue;
 		if (all_hashed(h, commits) && alternates(h, commits))
 			continue;	/* a blink at another period */
@@ -336,8 +354,9 @@ sf_classifier_commit_fits(const struct sf_classifier_params *params,
 		return false;
 	switch (cls->cls) {
 	case SF_CLASS_BLINKING:
-	case SF_CLASS_TICKING:
 		return is_small(params, activity, newest);
+	case SF_CLASS_TICKING:
+		return is_tick_sized(params, activity, newest);
 	case SF_CLASS_ANIMATING:
 	case SF_CLASS_VIDEO:
 		return true;

@@ -83,10 +83,11 @@ struct sf_surface {
 	enum sf_content_type content;
 	enum sf_priority priority;
 	/* The adapter holds what the surface's client sends (X: the
-	 * client is ignored); release_pending: released, its first commit
-	 * since is the backlog, whose timing says nothing. */
+	 * client is ignored).  After a release the first commit is the
+	 * backlog and the next ones are too few to show the cadence
+	 * again: for RELEASE_COMMITS commits the class holds. */
 	bool held_by_adapter;
-	bool release_pending;
+	uint8_t release_commits;
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
 
@@ -513,6 +514,10 @@ class_hold(const struct sf_surface *s, sf_time_t throttle)
 	return hold + throttle;
 }
 
+/* A cadence needs this many regular commits to show (the classifier's
+ * minimum); until then a released surface keeps its class. */
+#define RELEASE_COMMITS SF_CLASSIFIER_MIN_COMMITS
+
 /* How long an adapter's hold of a blinking or ticking surface lasts at
  * most: its class's staleness. */
 static sf_time_t
@@ -609,6 +614,12 @@ bool
 sf_core_is_paused(const struct sf_core *core)
 {
 	return core->paused;
+}
+
+bool
+sf_core_user_idle(const struct sf_core *core, sf_time_t now)
+{
+	return user_idle(core, now);
 }
 
 sf_time_t
@@ -1077,16 +1088,18 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	    sf_classifier_commit_fits(&core->classifier, &s->activity,
 				      last_input, &old))
 		s->cls = old;
-	/* Held by the adapter, its backlog arrives in one burst: a blink
-	 * or tick that still fits keeps its class whatever the burst's
-	 * timing looks like. */
-	bool backlog = s->held_by_adapter || s->release_pending;
-	s->release_pending = false;
+	/* Held by the adapter, its backlog arrives in one burst: several
+	 * blinks or ticks at once, larger and later than one.  Unless the
+	 * user just acted, it keeps its class; the next commits, on the
+	 * client's own cadence again, classify it afresh. */
+	bool backlog = s->held_by_adapter || s->release_commits > 0;
+	bool after_input = last_input != 0 && now >= last_input &&
+			   now - last_input <= core->classifier.input_window;
+	if (s->release_commits > 0)
+		s->release_commits--;
 	if (backlog && s->cls.cls != old.cls &&
 	    (old.cls == SF_CLASS_BLINKING || old.cls == SF_CLASS_TICKING) &&
-	    kind != SF_COMMIT_EMPTY &&
-	    sf_classifier_commit_fits(&core->classifier, &s->activity,
-				      last_input, &old))
+	    kind != SF_COMMIT_EMPTY && !after_input)
 		s->cls = old;
 	if (s->cls.cls != SF_CLASS_STATIC) {
 		sf_time_t hold = class_hold(s, throttle > 0 ? throttle :
@@ -1149,7 +1162,7 @@ void
 sf_surface_set_held(struct sf_surface *s, bool held)
 {
 	if (s->held_by_adapter && !held)
-		s->release_pending = true;
+		s->release_commits = RELEASE_COMMITS;
 	s->held_by_adapter = held;
 }
 

@@ -23,6 +23,10 @@ struct sf_classifier_params {
 	double small_fraction;		/* default 0.05 */
 	/* ... or at most this many pixels, whichever is larger. */
 	uint32_t small_pixels;		/* default 64 * 64 */
+	/* Ticks may be larger: an analog clock's second hand redraws
+	 * tiles along both its old and its new position, a good part of
+	 * a small clock.  At most this fraction (or small_pixels). */
+	double tick_fraction;		/* default 0.5 */
 	/* Frequent: intervals below this make a surface animating. */
 	sf_time_t frequent_interval;	/* default 101 ms, as Android */
 	/* Video: damage at least this fraction of the surface. */

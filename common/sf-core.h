@@ -80,6 +80,11 @@ void
 sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 		     sf_time_t now);
 
+/* Whether the user has been away long enough (suppress-idle-delay) for
+ * blinks and ticks to be held. */
+bool
+sf_core_user_idle(const struct sf_core *core, sf_time_t now);
+
 /* Runs due timers (governor stages, reclock, selector dwell, held-damage
  * deadlines) and the refresh choice for votes that changed since, and
  * returns when to call again, or SF_TIME_NEVER. */
@@ -214,8 +219,9 @@ sf_surface_commit(struct sf_surface *surface,
 
 /* The adapter holds (true) or lets go (false) what the surface's client
  * sends, as the Xorg module does with IgnoreClient: while held, and for
- * the first commit after, the surface keeps a blink or tick class that
- * its commits still fit, since their timing is ours, not the client's. */
+ * the few commits after (the backlog, then too few to show a cadence),
+ * a blinking or ticking surface keeps its class unless the user acts,
+ * since their timing is ours, not the client's. */
 void
 sf_surface_set_held(struct sf_surface *surface, bool held);
 

@@ -242,6 +242,28 @@ gen_large_flash(struct trace *t)
 			   (i & 1) ? 1 : 2);
 }
 
+static void
+gen_analog_clock(struct trace *t)
+{
+	/* xclock -update 1, 164x164: the second hand's old and new
+	 * positions redraw about a third of the window every second. */
+	struct sf_box face = { 8, 8, 156, 76 };
+	uint32_t seed = 7;
+	for (int s = 0; s < 30; s++) {
+		sf_time_t late = jitter(&seed, SF_MSEC(10)) + SF_MSEC(5);
+		add_commit(t, SF_SEC(1 + s) + late, face, true, 5000 + s);
+	}
+}
+
+static void
+gen_slideshow(struct trace *t)
+{
+	/* A new picture over the whole window every second. */
+	struct sf_box view = { 0, 0, 800, 600 };
+	for (int s = 0; s < 30; s++)
+		add_commit(t, SF_SEC(1 + s), view, true, 9000 + s);
+}
+
 struct classifier_case {
 	const char *name;
 	void (*gen)(struct trace *t);
@@ -311,6 +333,11 @@ static const struct classifier_case cases[] = {
 	  SF_CLASS_STATIC, SF_SEC(1), 0, 0, ~BIT(SF_CLASS_STATIC), 0 },
 	{ "large flashing banner", gen_large_flash, 800, 600, SF_CLASS_STATIC,
 	  SF_SEC(1), 0, 0, NOT_PATTERN, 0 },
+	{ "analog clock, a third of a small window", gen_analog_clock, 164,
+	  164, SF_CLASS_TICKING, SF_SEC(1) + 3 * SF_SEC(1) + SF_MSEC(20),
+	  SF_SEC(1), 0, BIT(SF_CLASS_BLINKING), SF_MSEC(2001) },
+	{ "slideshow, one picture a second", gen_slideshow, 800, 600,
+	  SF_CLASS_STATIC, SF_SEC(1), 0, 0, NOT_PATTERN, 0 },
 };
 
 /* Runs one case; returns a failure message or NULL. */

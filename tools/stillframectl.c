@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -13,9 +14,19 @@
 
 #include "stillframe-control-v1-client-protocol.h"
 #include "stillframe-v1-client-protocol.h"	/* the priority enum */
+#include "stillframectl-x.h"
 
 /* stillframectl: looks at and steers the stillframe plugin of a running
- * Weston through stillframe_control_v1. */
+ * Weston through stillframe_control_v1, or the Xorg module through the
+ * STILLFRAME extension (stillframectl-x.c). */
+
+_Static_assert((int)SF_CTL_PRIORITY_NORMAL ==
+	       (int)STILLFRAME_SURFACE_V1_PRIORITY_NORMAL &&
+	       (int)SF_CTL_PRIORITY_ESSENTIAL ==
+	       (int)STILLFRAME_SURFACE_V1_PRIORITY_ESSENTIAL &&
+	       (int)SF_CTL_PRIORITY_BACKGROUND ==
+	       (int)STILLFRAME_SURFACE_V1_PRIORITY_BACKGROUND,
+	       "--priority is numbered as stillframe_surface_v1 does");
 
 #ifndef SF_VERSION
 #define SF_VERSION "unknown"
@@ -27,9 +38,11 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"usage: stillframectl [--help | --version] COMMAND [ARGS]\n"
+		"usage: stillframectl [--help | --version] [--x11 | --wayland]\n"
+		"                     COMMAND [ARGS]\n"
 		"Looks at and steers stillframe inside the Wayland compositor of\n"
-		"$WAYLAND_DISPLAY.\n"
+		"$WAYLAND_DISPLAY, or the X server of $DISPLAY when only DISPLAY\n"
+		"is set (--x11 and --wayland choose).\n"
 		"\n"
 		"commands:\n"
 		"  status [--json]        print the status counters\n"
@@ -43,7 +56,10 @@ usage(FILE *f)
 		"                         set a surface's hints (refresh in Hz);\n"
 		"                         hints not given are withdrawn\n"
 		"  hint SURFACE-ID --clear\n"
-		"                         withdraw every hint of the surface\n");
+		"                         withdraw every hint of the surface\n"
+		"On X11, hint takes a WINDOW (0x40000c or decimal) instead of a\n"
+		"SURFACE-ID, and the server takes hints only from the window's\n"
+		"own client.\n");
 }
 
 static int
@@ -475,8 +491,8 @@ fetch_status(struct ctl *ctl, struct status *st)
 
 /* --- JSON --- */
 
-static void
-json_string(const char *s)
+void
+sf_ctl_json_string(const char *s)
 {
 	putchar('"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -544,7 +560,7 @@ json_value(const char *key, const char *value)
 		      strcmp(value, "false") == 0))
 		fputs(value, stdout);
 	else
-		json_string(value);
+		sf_ctl_json_string(value);
 }
 
 static void
@@ -554,7 +570,7 @@ json_members(const struct pairs *pairs, bool *first)
 		if (!*first)
 			fputs(", ", stdout);
 		*first = false;
-		json_string(pairs->v[i].key);
+		sf_ctl_json_string(pairs->v[i].key);
 		fputs(": ", stdout);
 		json_value(pairs->v[i].key, pairs->v[i].value);
 	}
@@ -635,8 +651,8 @@ compare_rows(const void *a, const void *b)
 	return ra->id < rb->id ? -1 : ra->id > rb->id;
 }
 
-static double
-monotonic_seconds(void)
+double
+sf_ctl_monotonic_seconds(void)
 {
 	struct timespec ts;
 
@@ -644,8 +660,8 @@ monotonic_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void
-sleep_seconds(double seconds)
+void
+sf_ctl_sleep_seconds(double seconds)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)seconds,
@@ -674,9 +690,9 @@ print_top(const struct top_output *outputs, size_t n_outputs,
 		       since_start, elapsed);
 		for (size_t i = 0; i < n_outputs; i++) {
 			printf("%s{\"name\": ", i ? ", " : "");
-			json_string(outputs[i].name);
+			sf_ctl_json_string(outputs[i].name);
 			fputs(", \"state\": ", stdout);
-			json_string(outputs[i].state);
+			sf_ctl_json_string(outputs[i].state);
 			printf(", \"refresh_hz\": %.3f, \"repaints_per_s\": %.2f, "
 			       "\"suppressed_per_s\": %.2f}",
 			       outputs[i].refresh_hz, outputs[i].repaints,
@@ -689,9 +705,9 @@ print_top(const struct top_output *outputs, size_t n_outputs,
 			       "\"class\": ",
 			       i ? ", " : "", rows[i].id, rows[i].commits,
 			       rows[i].held, rows[i].throttled);
-			json_string(rows[i].cls);
+			sf_ctl_json_string(rows[i].cls);
 			fputs(", \"label\": ", stdout);
-			json_string(rows[i].label);
+			sf_ctl_json_string(rows[i].label);
 			putchar('}');
 		}
 		fputs("]}\n", stdout);
@@ -783,21 +799,21 @@ cmd_top(struct ctl *ctl, double interval, long count, bool json, bool all)
 {
 	struct status before, now;
 	int ret = fetch_status(ctl, &before);
-	double start = monotonic_seconds(), t_before = start;
+	double start = sf_ctl_monotonic_seconds(), t_before = start;
 
 	if (ret != 0) {
 		status_free(&before);
 		return ret;
 	}
 	for (long sample = 0; count == 0 || sample < count; sample++) {
-		sleep_seconds(interval);
+		sf_ctl_sleep_seconds(interval);
 		ret = fetch_status(ctl, &now);
 		if (ret != 0) {
 			status_free(&now);
 			break;
 		}
 
-		double t_now = monotonic_seconds();
+		double t_now = sf_ctl_monotonic_seconds();
 		double elapsed = t_now - t_before;
 		struct top_row *rows = calloc(now.n_surfaces + 1,
 					      sizeof(*rows));
@@ -866,14 +882,8 @@ cmd_pause(struct ctl *ctl, bool paused)
 	return 0;
 }
 
-struct hints {
-	uint32_t rate_num, rate_den;
-	uint32_t min_mhz, max_mhz;
-	uint32_t priority;
-};
-
 static int
-cmd_hint(struct ctl *ctl, uint32_t surface_id, const struct hints *h)
+cmd_hint(struct ctl *ctl, uint32_t surface_id, const struct sf_ctl_hints *h)
 {
 	ctl->hint_surface = surface_id;
 	stillframe_control_v1_set_surface_hints(ctl->control, surface_id,
@@ -951,7 +961,7 @@ gcd(uint32_t a, uint32_t b)
 
 /* NUM/DEN, NUM, or a decimal such as 23.976. */
 static bool
-parse_rate(const char *s, struct hints *h)
+parse_rate(const char *s, struct sf_ctl_hints *h)
 {
 	const char *slash = strchr(s, '/');
 
@@ -987,7 +997,7 @@ parse_rate(const char *s, struct hints *h)
 
 /* MIN-MAX in Hz; MAX may be 0 or empty for no upper bound. */
 static bool
-parse_range(const char *s, struct hints *h)
+parse_range(const char *s, struct sf_ctl_hints *h)
 {
 	const char *p = s;
 
@@ -1043,6 +1053,30 @@ option_name(const struct option *options, int c)
 	return "?";
 }
 
+/* An X window: 0x and hex, as xwininfo and our status print it, or
+ * decimal, as xdotool does. */
+static bool
+parse_window(const char *s, uint32_t *out)
+{
+	int base = 10;
+	char *end;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+	}
+	if (!(base == 16 ? isxdigit((unsigned char)*s) : is_digit(*s)))
+		return false;
+	errno = 0;
+
+	unsigned long long v = strtoull(s, &end, base);
+
+	if (errno || *end || v == 0 || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
 enum command {
 	CMD_STATUS,
 	CMD_TOP,
@@ -1051,18 +1085,49 @@ enum command {
 	CMD_HINT,
 };
 
+enum backend {
+	BACKEND_AUTO,
+	BACKEND_WAYLAND,
+	BACKEND_X11,
+};
+
 struct args {
 	enum command command;
+	enum backend backend;
+	bool backend_auto;		/* not --x11 or --wayland */
 	bool json;
 	bool all;
 	double interval;
 	long count;
-	uint32_t surface_id;
-	struct hints hints;
+	uint32_t surface_id;		/* or the X window */
+	struct sf_ctl_hints hints;
 };
 
+/* --x11 or --wayland, which may be repeated but not mixed. */
 static int
-parse_args(int argc, char **argv, struct args *a)
+force_backend(enum backend *backend, enum backend want)
+{
+	if (*backend != BACKEND_AUTO && *backend != want)
+		return usage_error("--x11 and --wayland do not go together");
+	*backend = want;
+	return 0;
+}
+
+/* X when only $DISPLAY names a server, as in an X session; Wayland
+ * otherwise, X programs under a Wayland compositor included. */
+static enum backend
+auto_backend(void)
+{
+	const char *x = getenv("DISPLAY");
+	const char *wayland = getenv("WAYLAND_DISPLAY");
+
+	if (x && x[0] && !(wayland && wayland[0]))
+		return BACKEND_X11;
+	return BACKEND_WAYLAND;
+}
+
+static int
+parse_args(int argc, char **argv, enum backend backend, struct args *a)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -1073,6 +1138,8 @@ parse_args(int argc, char **argv, struct args *a)
 		{ "range", required_argument, NULL, 'R' },
 		{ "priority", required_argument, NULL, 'p' },
 		{ "clear", no_argument, NULL, 'c' },
+		{ "x11", no_argument, NULL, 'X' },
+		{ "wayland", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1092,7 +1159,7 @@ parse_args(int argc, char **argv, struct args *a)
 	bool clear = false, some_hint = false;
 	int c;
 
-	*a = (struct args){ .interval = 1.0 };
+	*a = (struct args){ .interval = 1.0, .backend = backend };
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name) == 0) {
 			a->command = commands[i].command;
@@ -1119,6 +1186,14 @@ parse_args(int argc, char **argv, struct args *a)
 		if (c == ':')
 			return usage_error("%s: option '%s' needs a value",
 					   name, argv[optind - 1]);
+		if (c == 'X' || c == 'W') {
+			int ret = force_backend(&a->backend, c == 'X' ?
+						BACKEND_X11 : BACKEND_WAYLAND);
+
+			if (ret != 0)
+				return ret;
+			continue;
+		}
 		if (!strchr(allowed, c))
 			return usage_error("%s does not take --%s", name,
 					   option_name(options, c));
@@ -1173,18 +1248,27 @@ parse_args(int argc, char **argv, struct args *a)
 
 	int rest = argc - optind;
 
+	a->backend_auto = a->backend == BACKEND_AUTO;
+	if (a->backend_auto)
+		a->backend = auto_backend();
 	if (a->command != CMD_HINT) {
 		if (rest > 0)
 			return usage_error("%s: unexpected argument '%s'",
 					   name, argv[optind]);
 		return 0;
 	}
+	bool x11 = a->backend == BACKEND_X11;
+	const char *operand = x11 ? "WINDOW" : "SURFACE-ID";
+
 	if (rest == 0)
-		return usage_error("hint: missing SURFACE-ID");
+		return usage_error("hint: missing %s", operand);
 	if (rest > 1)
-		return usage_error("hint: give one SURFACE-ID, not '%s' too",
+		return usage_error("hint: give one %s, not '%s' too", operand,
 				   argv[optind + 1]);
-	if (!parse_u32(argv[optind], &a->surface_id))
+	if (x11 && !parse_window(argv[optind], &a->surface_id))
+		return usage_error("hint: '%s' is not an X window (0x40000c or decimal, as in the window.0x... lines of 'stillframectl status')",
+				   argv[optind]);
+	if (!x11 && !parse_u32(argv[optind], &a->surface_id))
 		return usage_error("hint: '%s' is not a surface id (the N of surface.N in 'stillframectl status')",
 				   argv[optind]);
 	if (clear && some_hint)
@@ -1194,29 +1278,77 @@ parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
+/* The X11 backend, if this stillframectl has one. */
+static int
+run_x11(const struct args *a)
+{
+#ifdef SF_CTL_HAVE_X11
+	switch (a->command) {
+	case CMD_STATUS:
+		return sf_ctl_x_status(a->json);
+	case CMD_TOP:
+		return sf_ctl_x_top(a->interval, a->count, a->json, a->all);
+	case CMD_PAUSE:
+		return sf_ctl_x_pause(true);
+	case CMD_RESUME:
+		return sf_ctl_x_pause(false);
+	case CMD_HINT:
+		return sf_ctl_x_hint(a->surface_id, &a->hints);
+	}
+	return 1;
+#else
+	fprintf(stderr,
+		"stillframectl: this stillframectl was built without the X11 backend (libxcb was missing)%s\n",
+		a->backend_auto ?
+			"; it chose X11 as DISPLAY is set and WAYLAND_DISPLAY is not (--wayland chooses Wayland)" :
+			"");
+	return 1;
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
 	struct args args;
 	struct ctl ctl;
+	enum backend backend = BACKEND_AUTO;
+	int first = 1;
 
-	if (argc < 2)
+	/* --x11 and --wayland may come before the command, too. */
+	for (; first < argc; first++) {
+		int ret;
+
+		if (strcmp(argv[first], "--x11") == 0)
+			ret = force_backend(&backend, BACKEND_X11);
+		else if (strcmp(argv[first], "--wayland") == 0)
+			ret = force_backend(&backend, BACKEND_WAYLAND);
+		else
+			break;
+		if (ret != 0)
+			return ret;
+	}
+	if (first >= argc)
 		return usage_error("missing COMMAND");
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+
+	const char *arg = argv[first];
+
+	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 		usage(stdout);
 		return 0;
 	}
-	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+	if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
 		printf("stillframectl %s\n", SF_VERSION);
 		return 0;
 	}
-	if (argv[1][0] == '-')
-		return usage_error("unknown option '%s'", argv[1]);
+	if (arg[0] == '-')
+		return usage_error("unknown option '%s'", arg);
 
-	int ret = parse_args(argc - 1, argv + 1, &args);
+	int ret = parse_args(argc - first, argv + first, backend, &args);
 
 	if (ret != 0)
 		return ret < 0 ? 0 : ret;
+	if (args.backend == BACKEND_X11)
+		return run_x11(&args);
 
 	ret = ctl_connect(&ctl);
 	if (ret == 0) {

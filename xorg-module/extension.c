@@ -20,6 +20,7 @@
 #include <inputstr.h>
 #include <xace.h>
 #include <misc.h>
+#include <opaque.h>
 
 #include "sf-xorg.h"
 #include "stillframe-x.h"
@@ -151,11 +152,11 @@ block_handler(void *data, void *timeout)
 {
 	struct sf_xorg *sx = data;
 	struct sf_xorg_output *xo;
-	(void)timeout;
-
+	if (sx->ending)
+		return;
 	if (!sx->outputs_scanned)
 		sf_xorg_output_scan(sx);
-	sf_xorg_window_cycle(sx);
+	sf_xorg_window_cycle(sx, timeout);
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		const struct sf_output_stats *st = sf_output_get_stats(xo->core);
 		if (st->state == xo->last_state &&
@@ -167,13 +168,31 @@ block_handler(void *data, void *timeout)
 	}
 }
 
-/* The server calls every wakeup handler it has; ours has nothing to do
- * (input arrives through the device event callback). */
+/*
+ * The generation ends (the last client went and the server resets, or
+ * it was told to terminate): the user's modes go back now, while RandR's
+ * objects still exist; by CloseScreen the server has freed them.
+ */
+static void
+generation_ending(struct sf_xorg *sx)
+{
+	if (sx->ending || !(dispatchException & (DE_RESET | DE_TERMINATE)))
+		return;
+	sx->ending = true;
+	sf_xorg_release(sx, NULL, "server reset or exit");
+	sf_xorg_window_destroy_all(sx, NULL);
+	sf_xorg_output_destroy_all(sx, NULL);
+	sf_xorg_log(SF_LOG_INFO, "server %s: modes and DPMS put back",
+		    dispatchException & DE_TERMINATE ? "exiting" : "resetting");
+}
+
+/* Input arrives through the device event callback; here only a
+ * terminate signal is noticed, which wakes the server up. */
 static void
 wakeup_handler(void *data, int result)
 {
-	(void)data;
 	(void)result;
+	generation_ending(data);
 }
 
 /* The first bytes of the server's internal input event, whose types
@@ -211,8 +230,9 @@ device_event_handle(CallbackListPtr *list, void *data, void *call_data)
 	default:
 		return;
 	}
-	/* Held clients go now, in this dispatch: the screen is current
-	 * before the next frame. */
+	/* Held clients go now, in this dispatch, whatever the core's gate
+	 * holds: the screen is current before the next frame. */
+	sf_xorg_release(sx, NULL, "input");
 	sf_core_notify_input(sx->core, kind, sf_xorg_now());
 	sf_xorg_schedule_dispatch(sx);
 }
@@ -225,8 +245,11 @@ client_state_handle(CallbackListPtr *list, void *data, void *call_data)
 	(void)list;
 
 	if (info->client->clientState == ClientStateGone ||
-	    info->client->clientState == ClientStateRetained)
+	    info->client->clientState == ClientStateRetained) {
 		sf_xorg_forget_client(sx, info->client);
+		/* The last client: the server may be about to reset. */
+		generation_ending(sx);
+	}
 }
 
 /* --- requests --- */
@@ -704,6 +727,7 @@ instance_destroy(struct sf_xorg *sx)
 		free(sel);
 	}
 	TimerFree(sx->timer);
+	sf_xorg_window_unhook_properties();
 	RemoveBlockAndWakeupHandlers(block_handler, wakeup_handler, sx);
 	DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
 	DeleteCallback(&ClientStateCallback, client_state_handle, sx);
@@ -771,6 +795,7 @@ sf_xorg_extension_init(void)
 	sx->event_base = ext->eventBase;
 	EventSwapVector[ext->eventBase + STILLFRAME_X_STATE_NOTIFY] =
 		swap_state_notify;
+	sf_xorg_window_hook_properties();
 	sf_xorg_instance = sx;
 	sf_xorg_log(SF_LOG_INFO, "STILLFRAME %d.%d ready (generation %lu)",
 		    STILLFRAME_X_MAJOR_VERSION, STILLFRAME_X_MINOR_VERSION,

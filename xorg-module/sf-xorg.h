@@ -66,6 +66,7 @@ struct sf_xorg {
 	uint32_t motion_events;		/* from the device event callback */
 	uint32_t releases;
 	bool dispatching;		/* inside sf_core_dispatch */
+	bool ending;			/* the generation is ending */
 };
 
 /* The module's one instance of a generation, or NULL between them. */
@@ -149,7 +150,9 @@ struct sf_xorg_window {
 	ClientPtr owner;
 	struct sf_surface *core;
 	DamagePtr damage;
-	RegionRec pending;		/* damage since the last cycle */
+	RegionRec pending;		/* damage not yet reported */
+	sf_time_t pending_since;	/* first and last damage of it */
+	sf_time_t last_damage;
 	struct sf_xorg_output *output;
 	double visible_fraction;
 	uint32_t hint[5];		/* _STILLFRAME_HINT, as applied */
@@ -174,7 +177,7 @@ sf_xorg_window_init_screen(struct sf_xorg *sx, ScreenPtr screen);
  * each output whether the damage may be held, and holds the clients
  * whose damage was. */
 void
-sf_xorg_window_cycle(struct sf_xorg *sx);
+sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout);
 
 /* Lets every client held on `xo` (NULL: on any output) go. */
 void
@@ -197,5 +200,12 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now);
 
 void
 sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
+
+/* Follows ChangeProperty and DeleteProperty of the hint properties. */
+void
+sf_xorg_window_hook_properties(void);
+
+void
+sf_xorg_window_unhook_properties(void);
 
 #endif /* SF_XORG_H */

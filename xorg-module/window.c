@@ -19,11 +19,17 @@
 #include <X11/Xatom.h>
 #include <propertyst.h>
 #include <inputstr.h>
+#include <X11/Xproto.h>
 
 #include "sf-xorg.h"
 #include "stillframe-x.h"
 
 #define MAX_BOXES 16
+/* A client's drawing of one frame may run over several dispatch cycles
+ * when other clients are busy; damage is reported once the window has
+ * been quiet for a frame (at 60 Hz), or has waited MAX_GATHER in all. */
+#define SETTLE SF_MSEC(16)
+#define MAX_GATHER SF_MSEC(100)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
 
@@ -64,8 +70,12 @@ static void
 window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 {
 	struct sf_xorg_window *xw = closure;
+	sf_time_t now = sf_xorg_now();
 	(void)damage;
 
+	if (!RegionNotEmpty(&xw->pending))
+		xw->pending_since = now;
+	xw->last_damage = now;
 	RegionUnion(&xw->pending, &xw->pending, region);
 }
 
@@ -324,6 +334,77 @@ sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
 	xorg_list_for_each_entry_safe(xw, next, &sx->windows, link)
 		if (!screen || xw->window->drawable.pScreen == screen)
 			window_untrack(xw);
+}
+
+/* --- property changes --- */
+
+/* _STILLFRAME_HINT, _VARIABLE_REFRESH and WM_CLASS are read when a
+ * window appears and whenever a client changes or deletes one of them:
+ * the server has no exported property callback, so the two requests are
+ * wrapped (their byte-swapped versions call through the same vector). */
+static int (*original_change_property)(ClientPtr client);
+static int (*original_delete_property)(ClientPtr client);
+
+static void
+property_changed(ClientPtr client, XID window, Atom property)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	WindowPtr win;
+
+	if (!sx || (property != sx->hint_atom && property != sx->vrr_atom &&
+		    property != XA_WM_CLASS))
+		return;
+	if (dixLookupWindow(&win, window, client, DixGetAttrAccess) != Success)
+		return;
+	struct sf_xorg_window *xw = sf_xorg_window_find(sx, win);
+	if (!xw)
+		return;
+	sf_xorg_window_update_hints(xw, sf_xorg_now());
+	sf_xorg_schedule_dispatch(sx);
+}
+
+static int
+proc_change_property(ClientPtr client)
+{
+	xChangePropertyReq *req = (xChangePropertyReq *)client->requestBuffer;
+	int rc = original_change_property(client);
+
+	if (rc == Success)
+		property_changed(client, req->window, req->property);
+	return rc;
+}
+
+static int
+proc_delete_property(ClientPtr client)
+{
+	xDeletePropertyReq *req = (xDeletePropertyReq *)client->requestBuffer;
+	int rc = original_delete_property(client);
+
+	if (rc == Success)
+		property_changed(client, req->window, req->property);
+	return rc;
+}
+
+void
+sf_xorg_window_hook_properties(void)
+{
+	if (ProcVector[X_ChangeProperty] != proc_change_property) {
+		original_change_property = ProcVector[X_ChangeProperty];
+		ProcVector[X_ChangeProperty] = proc_change_property;
+	}
+	if (ProcVector[X_DeleteProperty] != proc_delete_property) {
+		original_delete_property = ProcVector[X_DeleteProperty];
+		ProcVector[X_DeleteProperty] = proc_delete_property;
+	}
+}
+
+void
+sf_xorg_window_unhook_properties(void)
+{
+	if (ProcVector[X_ChangeProperty] == proc_change_property)
+		ProcVector[X_ChangeProperty] = original_change_property;
+	if (ProcVector[X_DeleteProperty] == proc_delete_property)
+		ProcVector[X_DeleteProperty] = original_delete_property;
 }
 
 /* --- screen hooks --- */
@@ -631,6 +712,8 @@ sf_xorg_forget_client(struct sf_xorg *sx, ClientPtr client)
 		if (hold->client != client)
 			continue;
 		xorg_list_del(&hold->link);
+		sf_xorg_log(SF_LOG_INFO, "client %d gone while held: its hold "
+			    "is dropped", client->index);
 		free(hold);
 	}
 }
@@ -648,8 +731,9 @@ client_drew_unheld(struct sf_xorg *sx, ClientPtr client)
 }
 
 void
-sf_xorg_window_cycle(struct sf_xorg *sx)
+sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout)
 {
+	sf_time_t wait = SF_TIME_NEVER;
 	struct sf_xorg_window *xw;
 	struct sf_xorg_output *xo;
 	sf_time_t now = sf_xorg_now(), deadline;
@@ -669,6 +753,14 @@ sf_xorg_window_cycle(struct sf_xorg *sx)
 		sf_surface_set_focused(xw->core, xw->window == focus);
 		if (!RegionNotEmpty(&xw->pending))
 			continue;
+		sf_time_t ready = xw->last_damage + SETTLE;
+		if (xw->pending_since + MAX_GATHER < ready)
+			ready = xw->pending_since + MAX_GATHER;
+		if (ready > now) {
+			if (ready - now < wait)
+				wait = ready - now;
+			continue;
+		}
 		commit_window(xw, now);
 		xw->committed_now = true;
 		if (xw->output)
@@ -687,12 +779,24 @@ sf_xorg_window_cycle(struct sf_xorg *sx)
 			sf_xorg_release(sx, xo, "painted");
 			continue;
 		}
+		/* Only blinks and ticks while the user is away hold their
+		 * client: a client held for a redundant commit would also
+		 * hold its answer to the user's next key. */
+		if (!sf_core_user_idle(sx->core, now))
+			continue;
 		xorg_list_for_each_entry(xw, &sx->windows, link) {
+			enum sf_class cls =
+				sf_surface_get_classification(xw->core)->cls;
 			if (xw->output != xo || !xw->committed_now ||
-			    !xw->held || client_drew_unheld(sx, xw->owner))
+			    !xw->held || client_drew_unheld(sx, xw->owner) ||
+			    (cls != SF_CLASS_BLINKING &&
+			     cls != SF_CLASS_TICKING))
 				continue;
 			hold_client(sx, xw->owner, xo, now);
 		}
 	}
+	if (wait != SF_TIME_NEVER && timeout)
+		AdjustWaitForDelay(timeout, (int)((wait + SF_NSEC_PER_MSEC - 1) /
+						  SF_NSEC_PER_MSEC));
 	sf_xorg_schedule_dispatch(sx);
 }

@@ -311,8 +311,14 @@ wt_client "$SF_TEST_CLIENT" --fps 20 --priority essential \
 rule_pids+=("$WT_LAST_PID")
 wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-normal
 rule_pids+=("$WT_LAST_PID")
+# Mapped last, so that it has the focus and the others do not: wait for
+# the others first (clients started together map in any order).
+for app in sf-rule-essential sf-rule-both sf-rule-overridden sf-rule-normal; do
+	wt_poll "$WT_TIMEOUT" "$app mapped" has_surface "$app"
+done
 wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-background
 rule_pids+=("$WT_LAST_PID")
+wt_poll "$WT_TIMEOUT" "sf-rule-background mapped" has_surface sf-rule-background
 wt_cmd motion 2 2
 
 # priority_of LABEL: "PRIORITY/FROM" of its status.

@@ -1,0 +1,273 @@
+# Shell harness for the Xorg module's integration tests: a real Xorg on
+# the dummy driver (RandR modes at 85, 75 and 60 Hz at 1280x1024; no
+# DPMS extension) with libstillframe.so loaded from the build tree, real
+# X clients, and TAP output.  Sourced, not run.
+#
+#   [XT_RESET=1] xt_start NAME [XORG_ARGS...] <<< "OPTION LINES"
+#	writes an xorg.conf whose SubSection "stillframe" holds the given
+#	lines (Option "Key" "Value"; none: no stillframe at all when the
+#	first line is "none"), starts Xorg on a free display and waits
+#	until it answers; sets XT_DISPLAY, XT_LOG, XT_PID, XT_DIR
+#   xt_client CMD...	starts an X client; sets XT_LAST_PID
+#   xt_stop		stops Xorg and every client
+#   xt_plan / xt_ok / xt_is / xt_like / xt_poll / xt_diag / xt_result
+#
+# Environment: SF_XORG_MODULE (the built libstillframe.so), SF_X_RAW
+# (tests/xorg/sf-x-raw), XT_TIMEOUT (seconds for a wait, default 10).
+
+XT_N=0
+XT_FAILED=0
+XT_PID=''
+XT_DIR=''
+XT_CLIENT_PIDS=()
+XT_TIMEOUT=${XT_TIMEOUT:-10}
+
+xt_diag() {
+	printf '%s\n' "$@" | sed 's/^/# /' >&2
+}
+
+xt_plan() {
+	echo "1..$1"
+}
+
+xt_result() {
+	XT_N=$((XT_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $XT_N - $2"
+	else
+		echo "not ok $XT_N - $2"
+		XT_FAILED=$((XT_FAILED + 1))
+	fi
+}
+
+xt_ok() {
+	if eval "$1"; then
+		xt_result 0 "$2"
+	else
+		xt_result 1 "$2"
+		xt_diag "condition failed: $1"
+		return 1
+	fi
+}
+
+xt_is() {
+	if [ "$1" = "$2" ]; then
+		xt_result 0 "$3"
+	else
+		xt_result 1 "$3"
+		xt_diag "got:  '$1'" "want: '$2'"
+	fi
+}
+
+xt_like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		xt_result 0 "$3"
+	else
+		xt_result 1 "$3"
+		xt_diag "got:" "$1" "does not match: $2"
+	fi
+}
+
+xt_skip() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+xt_now_ms() {
+	local t=${EPOCHREALTIME/[.,]/}
+	echo $((t / 1000))
+}
+
+# xt_poll SECONDS DESC CMD...: runs CMD until it succeeds or time is up.
+xt_poll() {
+	local timeout=$1 desc=$2
+	shift 2
+	local ms
+	ms=$(awk -v t="$timeout" 'BEGIN { printf "%d", t * 1000 }')
+	local deadline=$(($(xt_now_ms) + ms))
+	while :; do
+		"$@" && return 0
+		if [ -n "$XT_PID" ] && ! kill -0 "$XT_PID" 2>/dev/null; then
+			xt_diag "Xorg died while waiting for: $desc"
+			tail -n 30 "$XT_LOG" >&2
+			return 1
+		fi
+		if [ "$(xt_now_ms)" -ge "$deadline" ]; then
+			xt_diag "timed out after ${timeout}s waiting for: $desc"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+xt_cleanup() {
+	local pid
+	for pid in "${XT_CLIENT_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	if [ -n "$XT_PID" ]; then
+		kill "$XT_PID" 2>/dev/null
+		# Xorg 21.1.7 here sometimes aborts in its own exit path
+		# after a reset (with or without stillframe) and then hangs
+		# in its signal handler: do not wait for it forever.
+		local i
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$XT_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$XT_PID" 2>/dev/null
+		wait "$XT_PID" 2>/dev/null
+	fi
+	XT_CLIENT_PIDS=()
+	XT_PID=''
+}
+trap 'xt_cleanup; [ -n "$XT_DIR" ] && [ -z "$XT_KEEP" ] && rm -rf "$XT_DIR"' EXIT
+
+xt_free_display() {
+	local n
+	for ((n = 40 + RANDOM % 400; ; n++)); do
+		if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then
+			echo "$n"
+			return
+		fi
+	done
+}
+
+xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
+	local lines=$1 module_dir
+	module_dir=$(dirname "$SF_XORG_MODULE")
+	cat <<-EOF
+		Section "Files"
+			ModulePath "$module_dir"
+			ModulePath "/usr/lib/xorg/modules"
+		EndSection
+		Section "ServerFlags"
+			Option "AutoAddDevices" "false"
+			Option "BlankTime" "0"
+			Option "StandbyTime" "0"
+			Option "SuspendTime" "0"
+			Option "OffTime" "0"
+		EndSection
+	EOF
+	if [ "$lines" != none ]; then
+		printf 'Section "Module"\n\tSubSection "stillframe"\n'
+		printf '%s\n' "$lines" | sed 's/^/\t\t/'
+		printf '\tEndSubSection\nEndSection\n'
+	fi
+	cat <<-EOF
+		Section "Device"
+			Identifier "dummy"
+			Driver "dummy"
+			VideoRam 256000
+		EndSection
+		Section "Monitor"
+			Identifier "monitor"
+			HorizSync 5.0-1000.0
+			VertRefresh 5.0-200.0
+		EndSection
+		Section "Screen"
+			Identifier "screen"
+			Device "dummy"
+			Monitor "monitor"
+			DefaultDepth 24
+			SubSection "Display"
+				Depth 24
+				Modes "1280x1024"
+				Virtual 1280 1024
+			EndSubSection
+		EndSection
+	EOF
+}
+
+# xt_start NAME [XORG_ARGS...]; stdin: the SubSection's lines.  The
+# server runs with -noreset unless XT_RESET=1: every sf-x-raw run is a
+# client, and without it the server would reset when one ends.
+xt_start() {
+	local name=$1
+	shift
+	[ -n "$XT_DIR" ] || XT_DIR=$(mktemp -d "/tmp/stillframe-xt.XXXXXX")
+	local n
+	n=$(xt_free_display)
+	XT_DISPLAY=:$n
+	XT_LOG=$XT_DIR/$name.log
+	XT_CONF=$XT_DIR/$name.conf
+	xt_conf "$(cat)" >"$XT_CONF"
+	local noreset=-noreset
+	[ "${XT_RESET:-0}" = 1 ] && noreset=''
+	Xorg "$XT_DISPLAY" -config "$XT_CONF" -logfile "$XT_LOG" \
+		-logverbose 4 -nolisten tcp -ac $noreset "$@" \
+		</dev/null >"$XT_DIR/$name.stderr" 2>&1 &
+	XT_PID=$!
+	export DISPLAY=$XT_DISPLAY
+	if ! xt_poll "$XT_TIMEOUT" "Xorg $XT_DISPLAY to answer" \
+		xdpyinfo -display "$XT_DISPLAY" >/dev/null 2>&1; then
+		xt_diag "Xorg did not start; its log:"
+		tail -n 40 "$XT_LOG" >&2
+		return 1
+	fi
+}
+
+xt_stop() {
+	xt_cleanup
+}
+
+# xt_client CMD...: an X client on the test display.
+xt_client() {
+	DISPLAY=$XT_DISPLAY "$@" </dev/null >>"$XT_DIR/clients.log" 2>&1 &
+	XT_LAST_PID=$!
+	XT_CLIENT_PIDS+=("$XT_LAST_PID")
+}
+
+xt_client_stop() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# raw ARGS...: tests/xorg/sf-x-raw on the test display.
+# Its one line per command is joined into one line.
+raw() {
+	timeout "$XT_TIMEOUT" "$SF_X_RAW" --display "$XT_DISPLAY" "$@" |
+		paste -sd ' '
+}
+
+# window_field NAME FIELD: FIELD of the ListWindows record of the window
+# whose WM_CLASS instance is NAME.
+window_field() {
+	raw windows | tr '|' '\n' | awk -v n="$1" -v f="$2" '
+		$NF == n && $(NF - 1) == "name" {
+			for (i = 1; i < NF; i++)
+				if ($i == f) { print $(i + 1); exit }
+		}'
+}
+
+window_field_is() {
+	[ "$(window_field "$1" "$2")" = "$3" ]
+}
+
+# status_field FIELD: FIELD of the GetStatus reply (the first output's
+# fields when the name is an output field).
+status_field() {
+	raw status | tr '|' '\n' | awk -v f="$1" '
+		{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+}
+
+status_field_is() {
+	[ "$(status_field "$1")" = "$2" ]
+}
+
+# current_refresh: the current mode's refresh as xrandr prints it.
+current_refresh() {
+	xrandr --display "$XT_DISPLAY" 2>/dev/null |
+		awk '/^ +1280x1024/ { for (i = 2; i <= NF; i++)
+			if ($i ~ /\*/) { sub(/[*+]+/, "", $i); print $i } }'
+}
+
+current_refresh_is() {
+	[ "$(current_refresh)" = "$1" ]
+}
+
+window_id() {	# window_id CLASS: the first window of that WM_CLASS
+	DISPLAY=$XT_DISPLAY xdotool search --onlyvisible --class "$1" 2>/dev/null |
+		head -n 1
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef STILLFRAMECTL_X_H
+#define STILLFRAMECTL_X_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * stillframectl's two backends: the Wayland one in stillframectl.c and
+ * the X11 one in stillframectl-x.c, which speaks the STILLFRAME
+ * extension (protocol/stillframe-x.h) to the X server at $DISPLAY.  The
+ * X11 functions connect, do their command, disconnect and return the
+ * exit status, having said on stderr what went wrong.
+ */
+
+/* --priority, numbered as stillframe_surface_v1's priority enum. */
+enum sf_ctl_priority {
+	SF_CTL_PRIORITY_NORMAL = 0,
+	SF_CTL_PRIORITY_ESSENTIAL = 1,
+	SF_CTL_PRIORITY_BACKGROUND = 2,
+};
+
+/* What `hint` sets; a max_mhz of 0 means no upper bound. */
+struct sf_ctl_hints {
+	uint32_t rate_num, rate_den;
+	uint32_t min_mhz, max_mhz;
+	uint32_t priority;		/* enum sf_ctl_priority */
+};
+
+int
+sf_ctl_x_status(bool json);
+
+int
+sf_ctl_x_top(double interval, long count, bool json, bool all);
+
+int
+sf_ctl_x_pause(bool paused);
+
+int
+sf_ctl_x_hint(uint32_t window, const struct sf_ctl_hints *hints);
+
+/* Shared by both, from stillframectl.c. */
+void
+sf_ctl_json_string(const char *s);
+
+double
+sf_ctl_monotonic_seconds(void);
+
+void
+sf_ctl_sleep_seconds(double seconds);
+
+#endif /* STILLFRAMECTL_X_H */
