@@ -279,8 +279,11 @@ tick_period(const struct sf_classifier_params *params,
 		double target = (double)tick_intervals[t];
 		uint32_t run = 0;
 		sf_time_t span = 0;
+		/* Both ends of every interval are ticks: a large first
+		 * frame a second before the first tick is not one. */
 		while (run + 1 < h->n &&
 		       is_tick_sized(params, activity, h->rec[run]) &&
+		       is_tick_sized(params, activity, h->rec[run + 1]) &&
 		       within((double)interval(h, run), target,
 			      params->tolerance)) {
 			span += interval(h, run);

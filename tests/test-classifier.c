@@ -256,6 +256,16 @@ gen_analog_clock(struct trace *t)
 }
 
 static void
+gen_clock_after_first_frame(struct trace *t)
+{
+	/* xclock maps with a full redraw, and its first tick comes a
+	 * second later: the big first frame must not hide the ticks. */
+	struct sf_box all = { 0, 0, 164, 164 };
+	add_commit(t, SF_MSEC(50), all, true, 1);
+	gen_analog_clock(t);
+}
+
+static void
 gen_slideshow(struct trace *t)
 {
 	/* A new picture over the whole window every second. */
@@ -336,6 +346,10 @@ static const struct classifier_case cases[] = {
 	{ "analog clock, a third of a small window", gen_analog_clock, 164,
 	  164, SF_CLASS_TICKING, SF_SEC(1) + 3 * SF_SEC(1) + SF_MSEC(20),
 	  SF_SEC(1), 0, BIT(SF_CLASS_BLINKING), SF_MSEC(2001) },
+	{ "analog clock right after its first frame",
+	  gen_clock_after_first_frame, 164, 164, SF_CLASS_TICKING,
+	  SF_SEC(1) + 3 * SF_SEC(1) + SF_MSEC(20), SF_SEC(1), 0,
+	  BIT(SF_CLASS_BLINKING), SF_MSEC(2001) },
 	{ "slideshow, one picture a second", gen_slideshow, 800, 600,
 	  SF_CLASS_STATIC, SF_SEC(1), 0, 0, NOT_PATTERN, 0 },
 };

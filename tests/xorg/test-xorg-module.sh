@@ -14,13 +14,13 @@
 #  5. hints through xprop and SetWindowHint change the refresh choice;
 #     SetWindowHint on another client's window is refused;
 #  6. every request with good and bad lengths and values, in both byte
-#     orders;
+#     orders; untrusted clients do not see the extension;
 #  7. a client killed while held, and a server reset, leave nothing held;
 #  8. the low-refresh copy of the mode (SynthesizeLowRefresh).
 set -u
 . "$(dirname "$0")/lib.sh"
 
-for tool in Xorg xterm xclock ico xdotool xprop xrandr xdpyinfo; do
+for tool in Xorg xterm xclock ico xdotool xprop xrandr xdpyinfo xauth; do
 	command -v "$tool" >/dev/null ||
 		xt_skip "$tool missing (run scripts/install-deps)"
 done
@@ -31,7 +31,7 @@ done
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2"
 
-xt_plan 74
+xt_plan 76
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -109,8 +109,10 @@ xt_is "$(status_field held_clients)" 0 "nothing is held right after input"
 
 xt_client xclock -update 1 -geometry 164x164+900+0
 xclock_pid=$XT_LAST_PID
-xt_ok "xt_poll 8 'xclock ticking' window_field_is xclock class 5" \
-	"xclock -update 1 is classed ticking"
+xt_ok "xt_poll 15 'xclock ticking' window_field_is xclock class 5" \
+	"xclock -update 1 is classed ticking" ||
+	xt_diag "$(raw windows)" "$(grep 'stillframe: surface' "$XT_LOG" |
+		tail -n 8)"
 xt_ok "xt_poll 4 'xclock held' eval \
 	'[ \$((\$(window_field xclock flags) & 1)) = 1 ]'" \
 	"idle, xclock is held too"
@@ -255,6 +257,18 @@ for order in native swapped; do
 		"ok status paused" "$order: SetPaused 1 then 0"
 done
 xt_ok "kill -0 $XT_PID" "the server survived every bad request"
+
+# Untrusted clients (SECURITY extension cookies) do not get it at all:
+# the extension is not among those the server shows them.
+untrusted=$XT_DIR/untrusted.auth
+xauth -f "$untrusted" generate "$XT_DISPLAY" . untrusted timeout 300 \
+	>/dev/null 2>&1
+xt_like "$(xauth -f "$untrusted" list 2>/dev/null)" 'MIT-MAGIC-COOKIE-1' \
+	"an untrusted cookie is generated"
+XAUTHORITY=$untrusted timeout "$XT_TIMEOUT" "$SF_X_RAW" \
+	--display "$XT_DISPLAY" info >/dev/null 2>&1
+xt_is "$?" 3 "an untrusted client finds no STILLFRAME extension"
+
 
 # ---- 7. a client killed while held; a server reset ----
 xt_client xclock -update 1 -geometry 164x164+900+0
