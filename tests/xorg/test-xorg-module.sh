@@ -31,7 +31,7 @@ done
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2"
 
-xt_plan 76
+xt_plan 79
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -194,6 +194,15 @@ xt_like "$(raw windows | tr '|' '\n' | grep 'name sf-hinted')" \
 xprop -id "$hinted" -remove _STILLFRAME_HINT
 xt_ok "xt_poll 3 'the hint gone' current_refresh_is 60.02" \
 	"removing the property gives the idle 60 Hz back"
+# Mesa's _VARIABLE_REFRESH marks a game, which asks for the native rate.
+xprop -id "$hinted" -f _VARIABLE_REFRESH 32c -set _VARIABLE_REFRESH 1
+xt_ok "xt_poll 3 'the game vote' current_refresh_is 85.02" \
+	"a window with _VARIABLE_REFRESH (a game) keeps the native 85 Hz"
+xt_like "$(raw windows | tr '|' '\n' | grep 'name sf-hinted')" \
+	'flags 16 name sf-hinted$' "ListWindows flags it as a game"
+xprop -id "$hinted" -remove _VARIABLE_REFRESH
+xt_ok "xt_poll 3 'the game gone' current_refresh_is 60.02" \
+	"and without it the output idles at 60 Hz again"
 xt_client_stop "$hinted_pid"
 xt_client "$SF_X_RAW" --display "$XT_DISPLAY" create-window \
 	set-class sf-own SfOwn hint self 0 1 80000 90000 0 sleep 60000
