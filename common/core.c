@@ -616,12 +616,6 @@ sf_core_is_paused(const struct sf_core *core)
 	return core->paused;
 }
 
-bool
-sf_core_user_idle(const struct sf_core *core, sf_time_t now)
-{
-	return user_idle(core, now);
-}
-
 sf_time_t
 sf_core_dispatch(struct sf_core *core, sf_time_t now)
 {
@@ -1156,6 +1150,17 @@ sf_surface_set_priority(struct sf_surface *s, enum sf_priority priority,
 		s->output->flush_requested = false;
 		request_flush(s->output);
 	}
+}
+
+bool
+sf_surface_may_hold_client(const struct sf_surface *s, sf_time_t now)
+{
+	if (!s->core->config.enable || s->core->paused ||
+	    s->priority == SF_PRIORITY_ESSENTIAL)
+		return false;
+	return user_idle(s->core, now) &&
+	       (s->cls.cls == SF_CLASS_BLINKING ||
+		s->cls.cls == SF_CLASS_TICKING);
 }
 
 void

@@ -80,11 +80,6 @@ void
 sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 		     sf_time_t now);
 
-/* Whether the user has been away long enough (suppress-idle-delay) for
- * blinks and ticks to be held. */
-bool
-sf_core_user_idle(const struct sf_core *core, sf_time_t now);
-
 /* Runs due timers (governor stages, reclock, selector dwell, held-damage
  * deadlines) and the refresh choice for votes that changed since, and
  * returns when to call again, or SF_TIME_NEVER. */
@@ -216,6 +211,13 @@ sf_surface_set_priority(struct sf_surface *surface, enum sf_priority priority,
 enum sf_commit_kind
 sf_surface_commit(struct sf_surface *surface,
 		  const struct sf_commit_desc *commit);
+
+/* Whether an adapter that cannot hold a repaint (Xorg) may hold the
+ * client whose commit the output's gate just held: only blinks and
+ * ticks while the user is away.  A client held for a redundant commit
+ * would also hold its answer to the user's next key. */
+bool
+sf_surface_may_hold_client(const struct sf_surface *surface, sf_time_t now);
 
 /* The adapter holds (true) or lets go (false) what the surface's client
  * sends, as the Xorg module does with IgnoreClient: while held, and for

@@ -371,6 +371,32 @@ SF_TEST(a_held_blink_keeps_its_class_through_the_backlog)
 	}
 }
 
+/* The Xorg module holds clients, not repaints: only a blinking or
+ * ticking surface, with the user away, and never an essential one. */
+SF_TEST(only_idle_blinks_and_ticks_may_hold_their_client)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	struct sf_surface *still = sf_surface_create(core, 800, 600, 0);
+	sf_time_t end;
+	sf_surface_set_output(s, o, 0.2, 0);
+	sf_surface_set_output(still, o, 0.2, 0);
+
+	blink_for_a_while(core, o, s, &end);
+	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+			 SF_CLASS_BLINKING);
+	sf_assert(sf_surface_may_hold_client(s, end));
+	sf_assert(!sf_surface_may_hold_client(still, end));
+	sf_surface_set_priority(s, SF_PRIORITY_ESSENTIAL, end);
+	sf_assert(!sf_surface_may_hold_client(s, end));
+	sf_surface_set_priority(s, SF_PRIORITY_NORMAL, end);
+	sf_core_notify_input(core, SF_INPUT_KEY, end);
+	sf_assert(!sf_surface_may_hold_client(s, end + SF_MSEC(10)));
+	sf_core_destroy(core);
+}
+
 SF_TEST(essential_surfaces_are_never_held_or_throttled)
 {
 	struct recorder r;

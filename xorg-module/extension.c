@@ -255,7 +255,7 @@ client_state_handle(CallbackListPtr *list, void *data, void *call_data)
 /* --- requests --- */
 
 static int
-reply_size_check(ClientPtr client, size_t size)
+check_request_size(ClientPtr client, size_t size)
 {
 	return client->req_len == size / 4 ? Success : BadLength;
 }
@@ -270,7 +270,7 @@ proc_query_version(ClientPtr client)
 		.major_version = STILLFRAME_X_MAJOR_VERSION,
 		.minor_version = STILLFRAME_X_MINOR_VERSION,
 	};
-	int rc = reply_size_check(client, STILLFRAME_X_QUERY_VERSION_REQ_SIZE);
+	int rc = check_request_size(client, STILLFRAME_X_QUERY_VERSION_REQ_SIZE);
 
 	if (rc != Success)
 		return rc;
@@ -323,7 +323,7 @@ proc_get_status(ClientPtr client)
 	struct sf_xorg_window *xw;
 	struct sf_xorg_hold *hold;
 	size_t size = 0, n_outputs = 0, n_windows = 0, n_held = 0;
-	int rc = reply_size_check(client, STILLFRAME_X_GET_STATUS_REQ_SIZE);
+	int rc = check_request_size(client, STILLFRAME_X_GET_STATUS_REQ_SIZE);
 
 	if (rc != Success)
 		return rc;
@@ -422,7 +422,7 @@ proc_list_windows(ClientPtr client)
 	struct sf_xorg *sx = sf_xorg_instance;
 	struct sf_xorg_window *xw;
 	size_t size = 0, n = 0;
-	int rc = reply_size_check(client, STILLFRAME_X_LIST_WINDOWS_REQ_SIZE);
+	int rc = check_request_size(client, STILLFRAME_X_LIST_WINDOWS_REQ_SIZE);
 
 	if (rc != Success)
 		return rc;
@@ -435,8 +435,6 @@ proc_list_windows(ClientPtr client)
 	if (!body)
 		return BadAlloc;
 	uint8_t *p = body;
-	sf_time_t now = sf_xorg_now();
-	(void)now;
 	xorg_list_for_each_entry(xw, &sx->windows, link) {
 		const struct sf_classification *c =
 			sf_surface_get_classification(xw->core);
@@ -518,7 +516,7 @@ proc_set_window_hint(ClientPtr client)
 	struct stillframe_x_set_window_hint_req *req =
 		(void *)client->requestBuffer;
 	WindowPtr win;
-	int rc = reply_size_check(client,
+	int rc = check_request_size(client,
 				  STILLFRAME_X_SET_WINDOW_HINT_REQ_SIZE);
 
 	if (rc != Success)
@@ -581,7 +579,7 @@ proc_select_events(ClientPtr client)
 		(void *)client->requestBuffer;
 	struct sf_xorg_selection *sel;
 	WindowPtr win;
-	int rc = reply_size_check(client, STILLFRAME_X_SELECT_EVENTS_REQ_SIZE);
+	int rc = check_request_size(client, STILLFRAME_X_SELECT_EVENTS_REQ_SIZE);
 
 	if (rc != Success)
 		return rc;
@@ -622,7 +620,7 @@ proc_set_paused(ClientPtr client)
 {
 	struct sf_xorg *sx = sf_xorg_instance;
 	struct stillframe_x_set_paused_req *req = (void *)client->requestBuffer;
-	int rc = reply_size_check(client, STILLFRAME_X_SET_PAUSED_REQ_SIZE);
+	int rc = check_request_size(client, STILLFRAME_X_SET_PAUSED_REQ_SIZE);
 
 	if (rc != Success)
 		return rc;
@@ -678,7 +676,8 @@ sproc_dispatch(ClientPtr client)
 	switch (req->data) {
 	case STILLFRAME_X_QUERY_VERSION: {
 		struct stillframe_x_query_version_req *r = (void *)req;
-		if (client->req_len != STILLFRAME_X_QUERY_VERSION_REQ_SIZE / 4)
+		if (check_request_size(client,
+				       STILLFRAME_X_QUERY_VERSION_REQ_SIZE))
 			return BadLength;
 		swaps(&r->length);
 		swaps(&r->major_version);
@@ -687,7 +686,8 @@ sproc_dispatch(ClientPtr client)
 	}
 	case STILLFRAME_X_GET_STATUS:
 	case STILLFRAME_X_LIST_WINDOWS:
-		if (client->req_len != 1)
+		if (check_request_size(client,
+				       STILLFRAME_X_GET_STATUS_REQ_SIZE))
 			return BadLength;
 		swaps(&req->length);
 		return proc_dispatch(client);
@@ -704,7 +704,7 @@ sproc_dispatch(ClientPtr client)
 		return BadRequest;
 	}
 	/* The rest are a header and 32-bit words. */
-	if (client->req_len != size / 4)
+	if (check_request_size(client, size))
 		return BadLength;
 	swaps(&req->length);
 	for (size_t i = 1; i < size / 4; i++)

@@ -561,7 +561,6 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	BoxPtr rects = RegionRects(&xw->pending);
 	struct sf_box boxes[MAX_BOXES], changed[MAX_BOXES];
 	uint32_t n_boxes = 0;
-	int64_t area = 0;
 	/* The damage layer reports in the window's coordinates (its
 	 * border negative). */
 	int w = win->drawable.width, h = win->drawable.height;
@@ -576,7 +575,6 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 		};
 		if (b.x2 <= b.x1 || b.y2 <= b.y1)
 			continue;
-		area += (int64_t)(b.x2 - b.x1) * (b.y2 - b.y1);
 		ext.x1 = min(ext.x1, b.x1);
 		ext.y1 = min(ext.y1, b.y1);
 		ext.x2 = max(ext.x2, b.x2);
@@ -592,7 +590,8 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 		n_boxes = 1;
 	}
 
-	sf_xorg_window_update_hints(xw, now);
+	/* Hints are read when they change (property_changed); the window
+	 * may have moved, which X reports to nobody but its client. */
 	update_placement(xw, now);
 
 	struct sf_commit_desc commit = {
@@ -624,7 +623,6 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 		/* Unknown content: what the map remembers may be stale. */
 		sf_tile_map_reset(&xw->tiles);
 	}
-	(void)area;
 
 	uint64_t held_before = sf_surface_get_stats(xw->core)->held;
 	sf_surface_commit(xw->core, &commit);
@@ -779,18 +777,10 @@ sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout)
 			sf_xorg_release(sx, xo, "painted");
 			continue;
 		}
-		/* Only blinks and ticks while the user is away hold their
-		 * client: a client held for a redundant commit would also
-		 * hold its answer to the user's next key. */
-		if (!sf_core_user_idle(sx->core, now))
-			continue;
 		xorg_list_for_each_entry(xw, &sx->windows, link) {
-			enum sf_class cls =
-				sf_surface_get_classification(xw->core)->cls;
 			if (xw->output != xo || !xw->committed_now ||
 			    !xw->held || client_drew_unheld(sx, xw->owner) ||
-			    (cls != SF_CLASS_BLINKING &&
-			     cls != SF_CLASS_TICKING))
+			    !sf_surface_may_hold_client(xw->core, now))
 				continue;
 			hold_client(sx, xw->owner, xo, now);
 		}

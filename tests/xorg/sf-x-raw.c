@@ -979,6 +979,18 @@ finish_void_request(struct conn *c, uint16_t seq)
 	}
 }
 
+/* A request without a reply: the header, then `n` words. */
+static void
+send_words(struct conn *c, uint8_t minor, uint16_t size, const uint32_t *arg,
+	   int n)
+{
+	uint16_t seq = begin_request(c, c->major_opcode, minor, size / 4);
+
+	for (int i = 0; i < n; i++)
+		out_u32(c, arg[i]);
+	finish_void_request(c, seq);
+}
+
 static void
 cmd_hint(struct conn *c, const uint32_t *arg, const char *const *text,
 	 const uint32_t *words, size_t n_words)
@@ -986,14 +998,8 @@ cmd_hint(struct conn *c, const uint32_t *arg, const char *const *text,
 	(void)text;
 	(void)words;
 	(void)n_words;
-
-	uint16_t seq = begin_request(c, c->major_opcode,
-				     STILLFRAME_X_SET_WINDOW_HINT,
-				     STILLFRAME_X_SET_WINDOW_HINT_REQ_SIZE / 4);
-
-	for (int i = 0; i < 6; i++)
-		out_u32(c, arg[i]);
-	finish_void_request(c, seq);
+	send_words(c, STILLFRAME_X_SET_WINDOW_HINT,
+		   STILLFRAME_X_SET_WINDOW_HINT_REQ_SIZE, arg, 6);
 }
 
 static void
@@ -1003,14 +1009,8 @@ cmd_select(struct conn *c, const uint32_t *arg, const char *const *text,
 	(void)text;
 	(void)words;
 	(void)n_words;
-
-	uint16_t seq = begin_request(c, c->major_opcode,
-				     STILLFRAME_X_SELECT_EVENTS,
-				     STILLFRAME_X_SELECT_EVENTS_REQ_SIZE / 4);
-
-	out_u32(c, arg[0]);
-	out_u32(c, arg[1]);
-	finish_void_request(c, seq);
+	send_words(c, STILLFRAME_X_SELECT_EVENTS,
+		   STILLFRAME_X_SELECT_EVENTS_REQ_SIZE, arg, 2);
 }
 
 static void
@@ -1020,13 +1020,8 @@ cmd_pause(struct conn *c, const uint32_t *arg, const char *const *text,
 	(void)text;
 	(void)words;
 	(void)n_words;
-
-	uint16_t seq = begin_request(c, c->major_opcode,
-				     STILLFRAME_X_SET_PAUSED,
-				     STILLFRAME_X_SET_PAUSED_REQ_SIZE / 4);
-
-	out_u32(c, arg[0]);
-	finish_void_request(c, seq);
+	send_words(c, STILLFRAME_X_SET_PAUSED,
+		   STILLFRAME_X_SET_PAUSED_REQ_SIZE, arg, 1);
 }
 
 static void
