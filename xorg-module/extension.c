@@ -147,6 +147,27 @@ selection_handle_free(void *value, XID id)
 
 /* --- the cycle --- */
 
+/*
+ * The server's last event time moves on device events, which the device
+ * event callback reports with their kind, and also without one: "xset s
+ * reset" and XResetScreenSaver, which video players call to keep the
+ * display on, and XI events the callback does not see.  Checked each
+ * cycle, so that such activity wakes the display before the next frame
+ * just like a key would.
+ */
+static void
+event_time_check(struct sf_xorg *sx)
+{
+	CARD32 last = LastEventTime(XIAllDevices).milliseconds;
+
+	if (last == sx->seen_event_ms)
+		return;
+	sx->seen_event_ms = last;
+	sf_xorg_release(sx, NULL, "activity (server event time)");
+	sf_core_notify_input(sx->core, SF_INPUT_KEY, sf_xorg_now());
+	sf_xorg_schedule_dispatch(sx);
+}
+
 static void
 block_handler(void *data, void *timeout)
 {
@@ -154,6 +175,7 @@ block_handler(void *data, void *timeout)
 	struct sf_xorg_output *xo;
 	if (sx->ending)
 		return;
+	event_time_check(sx);
 	if (!sx->outputs_scanned)
 		sf_xorg_output_scan(sx);
 	sf_xorg_window_cycle(sx, timeout);
@@ -186,13 +208,18 @@ generation_ending(struct sf_xorg *sx)
 		    dispatchException & DE_TERMINATE ? "exiting" : "resetting");
 }
 
-/* Input arrives through the device event callback; here only a
- * terminate signal is noticed, which wakes the server up. */
+/* Input arrives through the device event callback; here a terminate
+ * signal is noticed, which wakes the server up, and the activity the
+ * callback does not report. */
 static void
 wakeup_handler(void *data, int result)
 {
+	struct sf_xorg *sx = data;
 	(void)result;
-	generation_ending(data);
+
+	generation_ending(sx);
+	if (!sx->ending)
+		event_time_check(sx);
 }
 
 /* The first bytes of the server's internal input event, whose types
@@ -213,6 +240,9 @@ device_event_handle(CallbackListPtr *list, void *data, void *call_data)
 	enum sf_input_kind kind;
 	(void)list;
 
+	/* The server noticed this event's time before calling us: the
+	 * cycle's check need not report it again. */
+	sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
 	switch (ev->type) {
 	case KeyPress:
 		kind = SF_INPUT_KEY;
@@ -765,6 +795,7 @@ sf_xorg_extension_init(void)
 	xorg_list_init(&sx->holds);
 	xorg_list_init(&sx->selections);
 	sx->timer_deadline = SF_TIME_NEVER;
+	sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
 	sx->core = sf_core_create(&sx->config, &sf_xorg_core_interface, sx,
 				  sf_xorg_now());
 	if (!sx->core)

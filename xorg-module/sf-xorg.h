@@ -64,6 +64,8 @@ struct sf_xorg {
 	RESTYPE selection_type;
 	Atom hint_atom, vrr_atom, wm_class_atom;
 	uint32_t motion_events;		/* from the device event callback */
+	CARD32 seen_event_ms;		/* LastEventTime(XIAllDevices) as
+					 * the module last saw it */
 	uint32_t releases;
 	bool dispatching;		/* inside sf_core_dispatch */
 	bool ending;			/* the generation is ending */

@@ -121,7 +121,7 @@ xt_cleanup() {
 	XT_CLIENT_PIDS=()
 	XT_PID=''
 }
-trap 'xt_cleanup; [ -n "$XT_DIR" ] && [ -z "$XT_KEEP" ] && rm -rf "$XT_DIR"' EXIT
+trap 'xt_cleanup; [ -n "$XT_DIR" ] && [ -z "${XT_KEEP:-}" ] && rm -rf "$XT_DIR"' EXIT
 
 xt_free_display() {
 	local n
@@ -134,11 +134,13 @@ xt_free_display() {
 }
 
 xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
-	local lines=$1 module_dir
+	local lines=$1 module_dir test_dir
 	module_dir=$(dirname "$SF_XORG_MODULE")
+	test_dir=$(dirname "$SF_XORG_TEST_MODULE")
 	cat <<-EOF
 		Section "Files"
 			ModulePath "$module_dir"
+			ModulePath "$test_dir"
 			ModulePath "/usr/lib/xorg/modules"
 		EndSection
 		Section "ServerFlags"
@@ -152,7 +154,10 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 	if [ "$lines" != none ]; then
 		printf 'Section "Module"\n\tSubSection "stillframe"\n'
 		printf '%s\n' "$lines" | sed 's/^/\t\t/'
-		printf '\tEndSubSection\nEndSection\n'
+		printf '\tEndSubSection\n'
+		# XT_TEST_DPMS=1: the TEST DOUBLE that logs DPMS calls.
+		[ "${XT_TEST_DPMS:-0}" = 1 ] && printf '\tLoad "sftestdpms"\n'
+		printf 'EndSection\n'
 	fi
 	cat <<-EOF
 		Section "Device"
@@ -270,4 +275,27 @@ current_refresh_is() {
 window_id() {	# window_id CLASS: the first window of that WM_CLASS
 	DISPLAY=$XT_DISPLAY xdotool search --onlyvisible --class "$1" 2>/dev/null |
 		head -n 1
+}
+
+# window_ink WINDOW: how many pixels inside the window's border differ
+# from its most common one (the background), read back from the server
+# with xwd: what is on the screen, not what the client meant to draw.
+window_ink() {
+	DISPLAY=$XT_DISPLAY xwd -silent -id "$1" 2>/dev/null | python3 -c '
+import collections, struct, sys
+d = sys.stdin.buffer.read()
+if len(d) < 100:
+    sys.exit(1)
+h = struct.unpack(">25I", d[:100])
+size, width, height, bpp, stride = h[0], h[4], h[5], h[11], h[12]
+ncolors, border = h[19], h[24]
+if bpp != 32:
+    sys.exit(1)
+order = "<" if h[7] == 0 else ">"
+data = d[size + 12 * ncolors:]
+pixels = collections.Counter()
+for y in range(border, height - border):
+    row = struct.unpack_from(order + "%dI" % width, data, y * stride)
+    pixels.update(row[border:width - border])
+print(sum(pixels.values()) - pixels.most_common(1)[0][1])'
 }

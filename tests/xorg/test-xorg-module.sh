@@ -16,22 +16,27 @@
 #  6. every request with good and bad lengths and values, in both byte
 #     orders; untrusted clients do not see the extension;
 #  7. a client killed while held, and a server reset, leave nothing held;
-#  8. the low-refresh copy of the mode (SynthesizeLowRefresh).
+#  8. the low-refresh copy of the mode (SynthesizeLowRefresh);
+#  9. DPMS in stages through the xf86 output and CRTC (seen by a TEST
+#     DOUBLE module, tests/xorg/sf-test-dpms.c), woken by input and by
+#     "xset s reset".
 set -u
 . "$(dirname "$0")/lib.sh"
 
-for tool in Xorg xterm xclock ico xdotool xprop xrandr xdpyinfo xauth; do
+for tool in Xorg xterm xclock ico xdotool xprop xrandr xdpyinfo xauth xset \
+	xwd python3; do
 	command -v "$tool" >/dev/null ||
 		xt_skip "$tool missing (run scripts/install-deps)"
 done
 [ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
 [ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
 [ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
+[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
 
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2"
 
-xt_plan 79
+xt_plan 97
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -74,7 +79,12 @@ xt_ok "xt_poll 4 'idle again' current_refresh_is 60.02" \
 # ---- 3. xterm -bc and xclock -update 1 ----
 # xterm alone first: another client's drawing repaints the output, and
 # a repaint lets held clients go (their blinks coalesce with it).
-xt_client xterm -bc -geometry 80x24+0+0
+# xterm shows what comes through a FIFO, so that text can arrive while
+# it is held, with no input to let it go.
+xterm_fifo=$XT_DIR/xterm.fifo
+mkfifo "$xterm_fifo"
+xt_client xterm -bc -geometry 80x24+0+0 \
+	-e sh -c 'cat "$1"; exec sleep 100000' sh "$xterm_fifo"
 xterm_pid=$XT_LAST_PID
 xt_poll "$XT_TIMEOUT" "xterm's window" eval '[ -n "$(window_id xterm)" ]'
 # xterm blinks only with the keyboard focus; without a window manager
@@ -98,6 +108,16 @@ r1=$(window_field xterm requests)
 xt_ok '[ -n "$r0" ] && [ $((r1 - r0)) -le 1 ]' \
 	"held, xterm's requests wait (at most one ran in 3 s)"
 
+# Text arrives while xterm is held: its drawing waits with it, and the
+# screen still shows at most the cursor (one 6x13 cell).
+text=$(printf '#%.0s' $(seq 400))
+timeout "$XT_TIMEOUT" sh -c 'printf "%s\n" "$1" >"$2"' sh "$text" \
+	"$xterm_fifo" &
+sleep 1
+ink_held=$(window_ink "$(window_id xterm)")
+xt_ok '[ -n "$ink_held" ] && [ "$ink_held" -le 100 ]' \
+	"held, new text is not on the screen yet (${ink_held:-?} pixels)"
+
 # Input lets every held client go in the same dispatch.
 xdotool key shift
 xt_ok "xt_poll 1 'xterm released' eval \
@@ -105,6 +125,10 @@ xt_ok "xt_poll 1 'xterm released' eval \
 	"a key releases xterm"
 xt_ok '[ "$(window_field xterm requests)" -gt "$r1" ]' \
 	"and its waiting requests run"
+# 400 '#' in the fixed font are some 8000 pixels.
+xt_ok "xt_poll 1 'the text on the screen' eval \
+	'[ \"\$(window_ink \$(window_id xterm))\" -gt 4000 ]'" \
+	"after the release the window's content is current (the text is shown)"
 xt_is "$(status_field held_clients)" 0 "nothing is held right after input"
 
 xt_client xclock -update 1 -geometry 164x164+900+0
@@ -129,24 +153,31 @@ xt_ok "xt_poll 6 'a release at the deadline' eval \
 
 # Request rates: the policy paused (nothing held), then running.
 rate_window=15
-rates() {	# rates: "XTERM_REQUESTS XCLOCK_REQUESTS" now
-	echo "$(window_field xterm requests) $(window_field xclock requests)"
+rates() {	# rates: "XTERM_REQUESTS XTERM_FRAMES XCLOCK_REQUESTS XCLOCK_FRAMES"
+	echo "$(window_field xterm requests) $(window_field xterm damage)" \
+		"$(window_field xclock requests) $(window_field xclock damage)"
 }
 raw pause 1 >/dev/null
 sleep 1
-read -r pt0 pc0 <<<"$(rates)"
+read -r pt0 pf0 pc0 pg0 <<<"$(rates)"
 sleep "$rate_window"
-read -r pt1 pc1 <<<"$(rates)"
+read -r pt1 pf1 pc1 pg1 <<<"$(rates)"
 raw pause 0 >/dev/null
 sleep 3
-read -r rt0 rc0 <<<"$(rates)"
+read -r rt0 rf0 rc0 rg0 <<<"$(rates)"
 sleep "$rate_window"
-read -r rt1 rc1 <<<"$(rates)"
-xt_diag "requests in ${rate_window} s, paused -> running: xterm \
-$((pt1 - pt0)) -> $((rt1 - rt0)), xclock $((pc1 - pc0)) -> $((rc1 - rc0))"
-# Measured, not asserted yet: a held client is let go whenever another
-# client's drawing paints the output, so xterm's blinks coalesce with
-# xclock's ticks rather than wait for their own deadline.
+read -r rt1 rf1 rc1 rg1 <<<"$(rates)"
+xt_diag "in ${rate_window} s, paused -> running: xterm $((pt1 - pt0)) -> \
+$((rt1 - rt0)) requests, $((pf1 - pf0)) -> $((rf1 - rf0)) frames; xclock \
+$((pc1 - pc0)) -> $((rc1 - rc0)) requests, $((pg1 - pg0)) -> $((rg1 - rg0)) frames"
+# A held client's requests wait, they are not dropped: xterm's blink
+# timer still writes them, and they run together when it is let go, as
+# one frame.  xclock's ticks are let go at its 4 s deadline, and xterm's
+# waiting blinks go with them.
+xt_ok '[ $((rf1 - rf0)) -le $(((pf1 - pf0) / 3)) ]' \
+	"running, xterm's blinks reach the screen in at most a third of the frames"
+xt_ok '[ $((rg1 - rg0)) -le $(((pg1 - pg0) / 2)) ]' \
+	"running, xclock's ticks reach the screen in at most half the frames"
 
 # stillframectl speaks the same requests when only $DISPLAY is set.
 ctl_status=$(WAYLAND_DISPLAY='' DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" \
@@ -156,6 +187,21 @@ xt_like "$(printf '%s\n' "$ctl_status" | grep -E '^(backend|output\.DUMMY0\.stat
 	"stillframectl status, X backend: the output and its state"
 xt_like "$ctl_status" 'window\.0x[0-9a-f]+ class=[a-z]+ .*label=xterm' \
 	"stillframectl status lists xterm's window with its class"
+
+ctl() { WAYLAND_DISPLAY='' DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" \
+	"$SF_CTL" "$@" 2>&1; }
+ctl pause >/dev/null
+xt_is "$(status_field paused)" 1 "stillframectl pause pauses the policy"
+ctl resume >/dev/null
+xt_is "$(status_field paused)" 0 "stillframectl resume resumes it"
+xterm_window=$(printf "0x%x" "$(window_id xterm)")
+xt_like "$({ ctl hint "$xterm_window" --rate 30; echo "exit $?"; } |
+	paste -sd ' ')" \
+	"refused the hint for window $xterm_window \\(BadAccess: .*xprop -id $xterm_window .*exit 1\$" \
+	"stillframectl hint on another client's window: refused, xprop suggested"
+xt_like "$(ctl top --all --count 1 --interval 1)" \
+	'^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[a-z]+ +0x[0-9a-f]+ +xterm$' \
+	"stillframectl top prints each window's rates, xterm's among them"
 
 # ---- 4. an animating client ----
 xt_client ico -geometry 200x200+400+400
@@ -334,6 +380,52 @@ xt_ok "xt_poll 4 'the copy in use' eval \
 xdotool mousemove_relative 2 2
 xt_ok "xt_poll 2 'the native mode' current_refresh_is 85.02" \
 	"input puts the user's 85 Hz mode back"
+xt_stop
+
+# ---- 9. DPMS in stages; activity without a device event ----
+XT_TEST_DPMS=1 xt_start dpms <<-EOF
+	Option "Outputs" "all"
+	Option "LowRefreshTimeout" "1000"
+	Option "SuppressIdleDelay" "1500"
+	Option "DimTimeout" "0"
+	Option "StandbyTimeout" "3"
+	Option "OffTimeout" "5"
+	Option "QuickWakeWindow" "0"
+EOF
+dpms_line() {	# dpms_line WHAT MODE: the log line of WHAT's last such call
+	grep -n "sf-test-dpms: $1 dpms $2\$" "$XT_LOG" | tail -n 1 |
+		cut -d: -f1
+}
+dpms_seen() { [ -n "$(dpms_line "$1" "$2")" ]; }
+xt_ok "grep -q 'sf-test-dpms: recording DPMS of' '$XT_LOG'" \
+	"the DPMS recorder (TEST DOUBLE) is in the server"
+xt_ok "xt_poll 5 'standby' dpms_seen 'output DUMMY0' 1" \
+	"idle 3 s, DUMMY0 goes to DPMS standby through its xf86 output"
+xt_ok "xt_poll 4 'off' dpms_seen 'output DUMMY0' 3" \
+	"idle 5 s, DUMMY0 goes off"
+xt_ok '[ "$(dpms_line "output DUMMY0" 1)" -lt "$(dpms_line "output DUMMY0" 3)" ] &&
+	dpms_seen "crtc 0" 3' "standby came first, and the CRTC went off too"
+xt_is "$(status_field dpms)" 3 "GetStatus says DPMS off"
+xdotool mousemove_relative 2 2
+xt_ok "xt_poll 1 'DPMS on' dpms_seen 'output DUMMY0' 0" \
+	"pointer motion turns DUMMY0 on within a second"
+xt_ok '[ "$(dpms_line "crtc 0" 0)" -lt "$(dpms_line "output DUMMY0" 0)" ]' \
+	"coming up, the CRTC goes on before the output"
+xt_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
+	"and the native 85 Hz is back"
+
+# "xset s reset" (XResetScreenSaver, which video players call) moves the
+# server's event time with no device event: it counts as activity.
+xt_client xterm -bc -geometry 80x24+0+0
+xt_poll "$XT_TIMEOUT" "xterm's window" eval '[ -n "$(window_id xterm)" ]'
+xdotool windowfocus "$(window_id xterm)"
+xterm_held() { [ $(($(window_field xterm flags) & 1)) = 1 ]; }
+xt_ok "xt_poll 12 'xterm held, DPMS off' eval \
+	'xterm_held && status_field_is dpms 3'" \
+	"idle again: xterm held and the output off"
+xset s reset
+xt_ok "xt_poll 1 'woken' eval 'status_field_is dpms 0 && ! xterm_held'" \
+	"xset s reset turns the output on and lets xterm go"
 xt_stop
 
 exit $((XT_FAILED > 0))

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TEST DOUBLE at the hardware boundary: an Xorg module for the tests
+ * only, never installed.
+ *
+ * The dummy driver's DPMS hooks (xf86 output and CRTC) do nothing and
+ * show nothing, and the server has no DPMS extension here, so a test
+ * cannot see whether stillframe blanked the display.  Loaded next to
+ * libstillframe.so (Load "sftestdpms"), this module puts a recording
+ * copy of every xf86 output's and CRTC's function table in place: each
+ * DPMS call is written to the server log as
+ *
+ *	sf-test-dpms: output DUMMY0 dpms 3
+ *	sf-test-dpms: crtc 0 dpms 3
+ *
+ * and then passed on to the driver.  Everything else is the driver's.
+
+ */
+#ifdef HAVE_XORG_CONFIG_H
+#include <xorg-config.h>
+#endif
+#include <xorg-server.h>
+
+#include <xf86.h>
+#include <xf86Crtc.h>
+#include <xf86Module.h>
+
+#define SF_TEST_DPMS_MAX 32
+
+/* The driver's tables, and ours, per output and CRTC: drivers may give
+ * each its own. */
+static struct {
+	xf86OutputPtr output;
+	const xf86OutputFuncsRec *driver;
+	xf86OutputFuncsRec recording;
+} outputs[SF_TEST_DPMS_MAX];
+static struct {
+	xf86CrtcPtr crtc;
+	const xf86CrtcFuncsRec *driver;
+	xf86CrtcFuncsRec recording;
+} crtcs[SF_TEST_DPMS_MAX];
+static int n_outputs, n_crtcs;
+
+static void
+recording_output_dpms(xf86OutputPtr output, int mode)
+{
+	for (int i = 0; i < n_outputs; i++) {
+		if (outputs[i].output != output)
+			continue;
+		LogMessageVerb(X_INFO, 0, "sf-test-dpms: output %s dpms %d\n",
+			       output->name, mode);
+		if (outputs[i].driver->dpms)
+			outputs[i].driver->dpms(output, mode);
+		return;
+	}
+}
+
+static void
+recording_crtc_dpms(xf86CrtcPtr crtc, int mode)
+{
+	for (int i = 0; i < n_crtcs; i++) {
+		if (crtcs[i].crtc != crtc)
+			continue;
+		LogMessageVerb(X_INFO, 0, "sf-test-dpms: crtc %d dpms %d\n",
+			       i, mode);
+		if (crtcs[i].driver->dpms)
+			crtcs[i].driver->dpms(crtc, mode);
+		return;
+	}
+}
+
+static void
+wrap_output(xf86OutputPtr output)
+{
+	for (int i = 0; i < n_outputs; i++)
+		if (outputs[i].output == output)
+			return;	/* a later server generation */
+	if (n_outputs == SF_TEST_DPMS_MAX)
+		return;
+	outputs[n_outputs].output = output;
+	outputs[n_outputs].driver = output->funcs;
+	outputs[n_outputs].recording = *output->funcs;
+	outputs[n_outputs].recording.dpms = recording_output_dpms;
+	output->funcs = &outputs[n_outputs].recording;
+	n_outputs++;
+}
+
+static void
+wrap_crtc(xf86CrtcPtr crtc)
+{
+	for (int i = 0; i < n_crtcs; i++)
+		if (crtcs[i].crtc == crtc)
+			return;
+	if (n_crtcs == SF_TEST_DPMS_MAX)
+		return;
+	crtcs[n_crtcs].crtc = crtc;
+	crtcs[n_crtcs].driver = crtc->funcs;
+	crtcs[n_crtcs].recording = *crtc->funcs;
+	crtcs[n_crtcs].recording.dpms = recording_crtc_dpms;
+	crtc->funcs = &crtcs[n_crtcs].recording;
+	n_crtcs++;
+}
+
+/* Runs every generation, after the drivers made their outputs. */
+static void
+sf_test_dpms_init(void)
+{
+	if (xf86CrtcConfigPrivateIndex == -1) {
+		LogMessageVerb(X_WARNING, 0, "sf-test-dpms: no xf86 CRTC "
+			       "layer; nothing is recorded\n");
+		return;
+	}
+	for (int s = 0; s < screenInfo.numScreens; s++) {
+		ScrnInfoPtr scrn = xf86ScreenToScrn(screenInfo.screens[s]);
+		if (!scrn->privates[xf86CrtcConfigPrivateIndex].ptr)
+			continue;
+		xf86CrtcConfigPtr config = XF86_CRTC_CONFIG_PTR(scrn);
+		for (int i = 0; i < config->num_output; i++)
+			wrap_output(config->output[i]);
+		for (int i = 0; i < config->num_crtc; i++)
+			wrap_crtc(config->crtc[i]);
+	}
+	LogMessageVerb(X_INFO, 0, "sf-test-dpms: recording DPMS of %d "
+		       "outputs and %d CRTCs (TEST DOUBLE)\n", n_outputs,
+		       n_crtcs);
+}
+
+static const ExtensionModule sf_test_dpms_extension[] = {
+	{ .initFunc = sf_test_dpms_init, .name = "SF-TEST-DPMS" },
+};
+
+static void *
+sf_test_dpms_setup(void *module, void *opts, int *errmaj, int *errmin)
+{
+	(void)opts;
+	(void)errmaj;
+	(void)errmin;
+	LoadExtensionList(sf_test_dpms_extension, 1, FALSE);
+	return module;
+}
+
+static XF86ModuleVersionInfo sf_test_dpms_version = {
+	.modname = "sftestdpms",
+	.vendor = "stillframe tests",
+	._modinfo1_ = MODINFOSTRING1,
+	._modinfo2_ = MODINFOSTRING2,
+	.xf86version = XORG_VERSION_CURRENT,
+	.majorversion = 0,
+	.minorversion = 1,
+	.patchlevel = 0,
+	.abiclass = ABI_CLASS_EXTENSION,
+	.abiversion = ABI_EXTENSION_VERSION,
+	.moduleclass = MOD_CLASS_NONE,
+};
+
+_X_EXPORT XF86ModuleData sftestdpmsModuleData = {
+	.vers = &sf_test_dpms_version,
+	.setup = sf_test_dpms_setup,
+};
