@@ -486,7 +486,7 @@ proc_list_windows(ClientPtr client)
 		if (xw->game)
 			flags |= STILLFRAME_X_WINDOW_GAME;
 		struct stillframe_x_window_info info = {
-			.window = xw->window->drawable.id,
+			.window = xw->client_window->drawable.id,
 			.client = xw->owner->clientAsMask,
 			.rate_mhz = c->rate_mhz ? c->rate_mhz :
 				    c->period ? clamp32((uint64_t)
@@ -556,7 +556,7 @@ proc_set_window_hint(ClientPtr client)
 	rc = dixLookupWindow(&win, req->window, client, DixSetPropAccess);
 	if (rc != Success)
 		return rc;
-	if (!win->parent || win->parent->parent) {
+	if (!sf_xorg_window_is_client_toplevel(win)) {
 		client->errorValue = req->window;
 		return BadMatch;
 	}
@@ -593,7 +593,7 @@ proc_set_window_hint(ClientPtr client)
 				     STILLFRAME_X_HINT_ITEMS, data, TRUE);
 	if (rc != Success)
 		return rc;
-	struct sf_xorg_window *xw = sf_xorg_window_find(sx, win);
+	struct sf_xorg_window *xw = sf_xorg_window_of_client_window(sx, win);
 	if (xw) {
 		sf_xorg_window_update_hints(xw, sf_xorg_now());
 		sf_xorg_schedule_dispatch(sx);
@@ -804,9 +804,11 @@ sf_xorg_extension_init(void)
 				 strlen(STILLFRAME_X_HINT_PROPERTY), TRUE);
 	sx->vrr_atom = MakeAtom(STILLFRAME_X_VRR_PROPERTY,
 				strlen(STILLFRAME_X_VRR_PROPERTY), TRUE);
+	sx->wm_state_atom = MakeAtom("WM_STATE", strlen("WM_STATE"), TRUE);
 	sx->selection_type = CreateNewResourceType(selection_handle_free,
 						   "StillframeSelection");
-	if (!sx->hint_atom || !sx->vrr_atom || !sx->selection_type)
+	if (!sx->hint_atom || !sx->vrr_atom || !sx->wm_state_atom ||
+	    !sx->selection_type)
 		goto fail;
 	for (int i = 0; i < screenInfo.numScreens; i++) {
 		if (!sf_xorg_window_init_screen(sx, screenInfo.screens[i]))

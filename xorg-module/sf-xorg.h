@@ -62,7 +62,7 @@ struct sf_xorg {
 	sf_time_t timer_deadline;
 	int event_base;
 	RESTYPE selection_type;
-	Atom hint_atom, vrr_atom, wm_class_atom;
+	Atom hint_atom, vrr_atom, wm_state_atom;
 	uint32_t motion_events;		/* from the device event callback */
 	CARD32 seen_event_ms;		/* LastEventTime(XIAllDevices) as
 					 * the module last saw it */
@@ -148,8 +148,12 @@ sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode);
 struct sf_xorg_window {
 	struct sf_xorg *sx;
 	struct xorg_list link;		/* sf_xorg.windows */
-	WindowPtr window;
-	ClientPtr owner;
+	WindowPtr window;		/* the child of the root */
+	/* The application's window: the same one, or, under a
+	 * reparenting window manager, the one with WM_STATE inside its
+	 * frame.  Its client is the one that draws here, and is held. */
+	WindowPtr client_window;
+	ClientPtr owner;		/* client_window's client */
 	struct sf_surface *core;
 	DamagePtr damage;
 	RegionRec pending;		/* damage not yet reported */
@@ -174,6 +178,16 @@ struct sf_xorg_window {
 
 bool
 sf_xorg_window_init_screen(struct sf_xorg *sx, ScreenPtr screen);
+
+/* The record a client's top-level window belongs to: its own, or that
+ * of the window manager's frame it sits in; NULL if untracked. */
+struct sf_xorg_window *
+sf_xorg_window_of_client_window(struct sf_xorg *sx, WindowPtr win);
+
+/* Whether a client may treat the window as its top-level one: a child of
+ * the root, or reparented into another client's window (a frame). */
+bool
+sf_xorg_window_is_client_toplevel(WindowPtr win);
 
 /* Reports each window's damage since the last cycle to the core, asks
  * each output whether the damage may be held, and holds the clients

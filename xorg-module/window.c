@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Windows: every mapped top-level window becomes an sf_surface of the
- * core.  Its damage (drawing into it and its children) is gathered between two block handler runs and reported
- * as one commit, narrowed to the 16x16 tiles whose pixels changed.
+ * Windows: every mapped child of the root becomes an sf_surface of the
+ * core, attributed to the application window in it (itself, or the one
+ * a window manager's frame holds).  Its damage (drawing into it and its
+ * children) is gathered between two block handler runs and reported as
+ * one commit, narrowed to the 16x16 tiles whose pixels changed.
  *
  * X has no repaint to veto: a client's drawing is on screen once its
  * request ran.  So when the core holds an output's damage (blinks and
@@ -66,6 +68,107 @@ is_toplevel(WindowPtr win)
 	       win->drawable.class == InputOutput;
 }
 
+bool
+sf_xorg_window_is_client_toplevel(WindowPtr win)
+{
+	return win->parent && win->drawable.class == InputOutput &&
+	       (!win->parent->parent ||
+		CLIENT_ID(win->parent->drawable.id) !=
+			CLIENT_ID(win->drawable.id));
+}
+
+static WindowPtr
+root_child_of(WindowPtr win)
+{
+	while (win->parent && win->parent->parent)
+		win = win->parent;
+	return win->parent ? win : NULL;
+}
+
+static bool
+has_property(WindowPtr win, Atom atom)
+{
+	PropertyPtr prop;
+
+	return dixLookupProperty(&prop, win, atom, serverClient,
+				 DixReadAccess) == Success;
+}
+
+/* The shallowest mapped window at most depth levels below win that has
+ * WM_STATE, which a window manager puts on the windows it manages
+ * (ICCCM 4.1.3.1), leaving out one that is going away; or NULL. */
+static WindowPtr
+find_managed_window(WindowPtr win, Atom wm_state, WindowPtr leaving,
+		    int depth)
+{
+	WindowPtr child;
+
+	for (child = win->firstChild; child; child = child->nextSib)
+		if (child != leaving && child->realized &&
+		    has_property(child, wm_state))
+			return child;
+	if (depth <= 1)
+		return NULL;
+	for (child = win->firstChild; child; child = child->nextSib) {
+		WindowPtr found = child == leaving ? NULL :
+			find_managed_window(child, wm_state, leaving,
+					    depth - 1);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * Finds the application's window and client for a child of the root.
+ * Without a window manager, or with one that does not reparent, it is
+ * the window itself.  A reparenting one (twm, openbox, xfwm4...) maps a
+ * frame of its own there and the application's window, marked with
+ * WM_STATE, inside it: the damage in the frame is the application's
+ * drawing, so it is the application that is held, named and hinted,
+ * never the window manager.
+ */
+static void
+resolve_client_window(struct sf_xorg_window *xw, WindowPtr leaving,
+		      sf_time_t now)
+{
+	WindowPtr found = xw->window;
+
+	if (!has_property(xw->window, xw->sx->wm_state_atom)) {
+		WindowPtr inner = find_managed_window(
+			xw->window, xw->sx->wm_state_atom, leaving, 3);
+		if (inner)
+			found = inner;
+	}
+	ClientPtr owner = clients[CLIENT_ID(found->drawable.id)];
+	if (!owner || owner == serverClient) {
+		found = xw->window;
+		owner = clients[CLIENT_ID(found->drawable.id)];
+	}
+	if (found == xw->client_window && owner == xw->owner)
+		return;
+	if (xw->client_window && found != xw->window)
+		sf_xorg_log(SF_LOG_DEBUG, "window 0x%lx (a frame of client "
+			    "%d): its application window is 0x%lx of client "
+			    "%d", (unsigned long)xw->window->drawable.id,
+			    (int)CLIENT_ID(xw->window->drawable.id),
+			    (unsigned long)found->drawable.id, owner->index);
+	/* A held client that no longer draws here keeps its hold until
+	 * the next release, which comes with input or at its deadline. */
+	xw->client_window = found;
+	xw->owner = owner;
+	sf_xorg_window_update_hints(xw, now);
+}
+
+struct sf_xorg_window *
+sf_xorg_window_of_client_window(struct sf_xorg *sx, WindowPtr win)
+{
+	WindowPtr top = root_child_of(win);
+	struct sf_xorg_window *xw = top ? sf_xorg_window_find(sx, top) : NULL;
+
+	return xw && xw->client_window == win ? xw : NULL;
+}
+
 static void
 window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 {
@@ -96,7 +199,7 @@ read_wm_class(struct sf_xorg_window *xw)
 	PropertyPtr prop;
 	char instance[64] = "", cls[64] = "";
 
-	if (dixLookupProperty(&prop, xw->window, XA_WM_CLASS, serverClient,
+	if (dixLookupProperty(&prop, xw->client_window, XA_WM_CLASS, serverClient,
 			      DixReadAccess) == Success &&
 	    prop->format == 8 && prop->type == XA_STRING) {
 		const char *data = prop->data;
@@ -118,13 +221,13 @@ read_wm_class(struct sf_xorg_window *xw)
 		snprintf(label, sizeof(label), "%s", instance);
 	else
 		snprintf(label, sizeof(label), "window 0x%lx",
-			 (unsigned long)xw->window->drawable.id);
+			 (unsigned long)xw->client_window->drawable.id);
 	sf_surface_set_label(xw->core, label);
 	xw->rule_priority = sf_config_app_priority(&xw->sx->config, instance,
 						   cls);
 	if (xw->rule_priority != SF_PRIORITY_NORMAL)
 		sf_xorg_log(SF_LOG_DEBUG, "window 0x%lx (%s): %s by %s",
-			    (unsigned long)xw->window->drawable.id, label,
+			    (unsigned long)xw->client_window->drawable.id, label,
 			    xw->rule_priority == SF_PRIORITY_ESSENTIAL ?
 				    "essential" : "background",
 			    xw->rule_priority == SF_PRIORITY_ESSENTIAL ?
@@ -175,12 +278,13 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 	size_t got;
 
 	read_wm_class(xw);
-	bool present = read_cardinals(xw->window, sx->hint_atom, hint,
+	bool present = read_cardinals(xw->client_window, sx->hint_atom, hint,
 				      STILLFRAME_X_HINT_ITEMS, &got);
 	if (present && got < STILLFRAME_X_HINT_ITEMS) {
 		sf_xorg_log(SF_LOG_INFO, "client bug: window 0x%lx (%s): "
 			    "_STILLFRAME_HINT needs %d CARDINALs of format "
-			    "32; ignored", (unsigned long)xw->window->drawable.id,
+			    "32; ignored",
+			    (unsigned long)xw->client_window->drawable.id,
 			    xw->instance, STILLFRAME_X_HINT_ITEMS);
 		memset(hint, 0, sizeof(hint));
 		present = false;
@@ -189,7 +293,7 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 	if (problem) {
 		sf_xorg_log(SF_LOG_INFO, "client bug: window 0x%lx (%s): "
 			    "_STILLFRAME_HINT has %s; ignored",
-			    (unsigned long)xw->window->drawable.id,
+			    (unsigned long)xw->client_window->drawable.id,
 			    xw->instance, problem);
 		memset(hint, 0, sizeof(hint));
 		present = false;
@@ -207,7 +311,7 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 		if (present)
 			sf_xorg_log(SF_LOG_DEBUG, "window 0x%lx (%s): hint "
 				    "rate %u/%u range %u-%u mHz flags 0x%x",
-				    (unsigned long)xw->window->drawable.id,
+				    (unsigned long)xw->client_window->drawable.id,
 				    xw->instance, hint[0], hint[1], hint[2],
 				    hint[3], hint[4]);
 		memcpy(xw->hint, hint, sizeof(hint));
@@ -221,7 +325,7 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 	sf_surface_set_priority(xw->core, priority, now);
 
 	uint32_t vrr = 0;
-	read_cardinals(xw->window, sx->vrr_atom, &vrr, 1, &got);
+	read_cardinals(xw->client_window, sx->vrr_atom, &vrr, 1, &got);
 	bool game = got == 1 && vrr != 0;
 	if (game != xw->game) {
 		xw->game = game;
@@ -279,7 +383,6 @@ window_track(struct sf_xorg *sx, WindowPtr win)
 		goto oom;
 	xw->sx = sx;
 	xw->window = win;
-	xw->owner = owner;
 	RegionNull(&xw->pending);
 	sf_tile_map_init(&xw->tiles);
 	xw->core = sf_surface_create(sx->core, win->drawable.width,
@@ -294,7 +397,7 @@ window_track(struct sf_xorg *sx, WindowPtr win)
 	DamageRegister(&win->drawable, xw->damage);
 	dixSetPrivate(&win->devPrivates, &window_key, xw);
 	xorg_list_append(&xw->link, &sx->windows);
-	sf_xorg_window_update_hints(xw, now);
+	resolve_client_window(xw, NULL, now);
 	update_placement(xw, now);
 	return;
 oom:
@@ -352,14 +455,18 @@ property_changed(ClientPtr client, XID window, Atom property)
 	WindowPtr win;
 
 	if (!sx || (property != sx->hint_atom && property != sx->vrr_atom &&
-		    property != XA_WM_CLASS))
+		    property != XA_WM_CLASS && property != sx->wm_state_atom))
 		return;
 	if (dixLookupWindow(&win, window, client, DixGetAttrAccess) != Success)
 		return;
-	struct sf_xorg_window *xw = sf_xorg_window_find(sx, win);
+	WindowPtr top = root_child_of(win);
+	struct sf_xorg_window *xw = top ? sf_xorg_window_find(sx, top) : NULL;
 	if (!xw)
 		return;
-	sf_xorg_window_update_hints(xw, sf_xorg_now());
+	if (property == sx->wm_state_atom)
+		resolve_client_window(xw, NULL, sf_xorg_now());
+	else if (win == xw->client_window)
+		sf_xorg_window_update_hints(xw, sf_xorg_now());
 	sf_xorg_schedule_dispatch(sx);
 }
 
@@ -419,8 +526,18 @@ screen_handle_realize(WindowPtr win)
 	Bool ret = screen->RealizeWindow(win);
 	h->realize = screen->RealizeWindow;
 	screen->RealizeWindow = screen_handle_realize;
-	if (ret && sf_xorg_instance && is_toplevel(win))
+	if (!ret || !sf_xorg_instance)
+		return ret;
+	if (is_toplevel(win)) {
 		window_track(sf_xorg_instance, win);
+	} else {
+		/* Maybe an application's window appearing in a frame. */
+		WindowPtr top = root_child_of(win);
+		struct sf_xorg_window *xw =
+			top ? sf_xorg_window_find(sf_xorg_instance, top) : NULL;
+		if (xw)
+			resolve_client_window(xw, NULL, sf_xorg_now());
+	}
 	return ret;
 }
 
@@ -430,8 +547,15 @@ forget_window(WindowPtr win)
 	struct sf_xorg *sx = sf_xorg_instance;
 	struct sf_xorg_window *xw = sx ? sf_xorg_window_find(sx, win) : NULL;
 
-	if (xw)
+	if (xw) {
 		window_untrack(xw);
+		return;
+	}
+	/* An application's window leaving its frame: the frame falls back
+	 * to its own client until another one is managed in it. */
+	xw = sx ? sf_xorg_window_of_client_window(sx, win) : NULL;
+	if (xw)
+		resolve_client_window(xw, win, sf_xorg_now());
 }
 
 static Bool

@@ -19,12 +19,14 @@
 #  8. the low-refresh copy of the mode (SynthesizeLowRefresh);
 #  9. DPMS in stages through the xf86 output and CRTC (seen by a TEST
 #     DOUBLE module, tests/xorg/sf-test-dpms.c), woken by input and by
-#     "xset s reset".
+#     "xset s reset";
+# 10. under a reparenting window manager (twm), the application in the
+#     frame is tracked, named, hinted and held, never the window manager.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 for tool in Xorg xterm xclock ico xdotool xprop xrandr xdpyinfo xauth xset \
-	xwd python3; do
+	xwd xwininfo twm python3; do
 	command -v "$tool" >/dev/null ||
 		xt_skip "$tool missing (run scripts/install-deps)"
 done
@@ -36,7 +38,7 @@ done
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2"
 
-xt_plan 97
+xt_plan 104
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -426,6 +428,51 @@ xt_ok "xt_poll 12 'xterm held, DPMS off' eval \
 xset s reset
 xt_ok "xt_poll 1 'woken' eval 'status_field_is dpms 0 && ! xterm_held'" \
 	"xset s reset turns the output on and lets xterm go"
+xt_stop
+
+# ---- 10. under a reparenting window manager (twm) ----
+# twm puts each application's window into a frame of its own: the frame
+# is what sits on the root, but its damage is the application's drawing.
+xt_start wm <<-EOF
+	Option "Outputs" "all"
+	Option "LowRefreshTimeout" "1000"
+	Option "SuppressIdleDelay" "1500"
+EOF
+cat >"$XT_DIR/twmrc" <<-EOF
+	UsePPosition "on"
+	RandomPlacement
+	TitleFont "fixed"
+	MenuFont "fixed"
+	IconFont "fixed"
+	ResizeFont "fixed"
+	IconManagerFont "fixed"
+EOF
+xt_client twm -f "$XT_DIR/twmrc"
+# Whether twm is up before or after xterm, it manages xterm: WM_STATE.
+xt_client xterm -bc -geometry 80x24+0+0
+xt_poll "$XT_TIMEOUT" "xterm managed" eval \
+	'[ -n "$(window_id xterm)" ] && xprop -id "$(window_id xterm)" WM_STATE | grep -q Normal'
+xterm_window=$(printf '0x%x' "$(window_id xterm)")
+frame=$(xwininfo -id "$xterm_window" -tree | awk '/Parent window id:/ { print $4 }')
+xt_ok '[ -n "$frame" ] && [ "$frame" != "$(xwininfo -root | awk "/Window id:/ { print \$4; exit }")" ]' \
+	"twm reparented xterm into a frame ($frame)"
+xdotool windowfocus "$xterm_window"
+xt_like "$(raw windows | tr '|' '\n' | grep ' name xterm$')" \
+	"^ window $xterm_window client $(printf '0x%x' $((xterm_window & ~0x1fffff))) " \
+	"the frame is listed as xterm's window and client, named xterm"
+xt_ok "xt_poll 6 'xterm blinking' window_field_is xterm class 4" \
+	"in its frame, xterm -bc is classed blinking"
+xt_ok "xt_poll 5 'xterm held' window_field_is xterm flags 1" \
+	"idle, xterm is held"
+xt_is "$(status_field held_clients)" 1 "and only xterm: never twm"
+xprop -id "$xterm_window" -f _STILLFRAME_HINT 32c \
+	-set _STILLFRAME_HINT 0,0,70000,80000,0
+xt_ok "xt_poll 3 'the hinted range' current_refresh_is 75.02" \
+	"a hint on xterm's own window (inside the frame) gives 75 Hz"
+xdotool key shift
+xt_ok "xt_poll 1 'xterm released' eval \
+	'[ \$((\$(window_field xterm flags) & 1)) = 0 ]'" \
+	"a key releases xterm"
 xt_stop
 
 exit $((XT_FAILED > 0))
