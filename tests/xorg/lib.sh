@@ -246,6 +246,13 @@ window_field() {
 		}'
 }
 
+# window_held NAME: whether the client of NAME's window is held now.
+window_held() {
+	local flags
+	flags=$(window_field "$1" flags)
+	[ -n "$flags" ] && [ $((flags & 1)) = 1 ]
+}
+
 window_field_is() {
 	[ "$(window_field "$1" "$2")" = "$3" ]
 }
