@@ -71,6 +71,8 @@ parse_output_list(const char *s, size_t len,
 		  char out[SF_CONFIG_STRING_MAX]);
 static bool
 parse_app_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX]);
+static bool
+parse_root_path(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX]);
 
 static const struct sf_option_syntax output_list_syntax = {
 	.placeholder = "output,...",
@@ -84,6 +86,13 @@ static const struct sf_option_syntax app_list_syntax = {
 	.range = "comma-separated app ids or X WM_CLASS names, or empty",
 	.expected = "a comma-separated list of app ids (letters, digits, . _ : -, at most 63 each)",
 	.parse = parse_app_list,
+};
+
+static const struct sf_option_syntax root_path_syntax = {
+	.placeholder = "directory",
+	.range = "an absolute directory path without \"..\"",
+	.expected = "an absolute directory path (starting with /, without \"..\", at most 255 bytes)",
+	.parse = parse_root_path,
 };
 
 /* Same order as enum sf_refresh_switch_choice. */
@@ -120,6 +129,13 @@ static const struct sf_option options[] = {
 	OPT_INT("reclock-delay", "ReclockDelay", "ms", 0, 600000, 2000,
 		reclock_delay_ms,
 		"How long the refresh rate must stay unchanged before the clocks are lowered"),
+	OPT_BOOL("reclock-memory", "ReclockMemory", 1, reclock_memory,
+		 "Also lower the memory clock (amdgpu), and only while a single display is lit: memory clock switches need vertical blanking time, and with several displays they flicker"),
+	OPT_BOOL("reclock-nouveau", "ReclockNouveau", 0, reclock_nouveau,
+		 "Lower nouveau GPUs' performance state through debugfs; off by default, since nouveau reclocking hangs some cards"),
+	OPT_STRING("platform-root", "PlatformRoot", root_path_syntax, "/",
+		   platform_root,
+		   "Directory under which the sysfs and debugfs trees (sys/class/drm, sys/kernel/debug...) are read and written: / on a real system, a fake tree in tests"),
 
 	/* refresh selector */
 	OPT_STRING("outputs", "Outputs", output_list_syntax, "internal",
@@ -386,6 +402,26 @@ parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
 {
 	return parse_name_list(s, len, out, OUTPUT_NAME_MAX, output_words,
 			       SF_ARRAY_LENGTH(output_words), false);
+}
+
+static bool
+parse_root_path(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
+{
+	while (len > 0 && is_space(*s)) {
+		s++;
+		len--;
+	}
+	while (len > 0 && is_space(s[len - 1]))
+		len--;
+	if (len == 0 || len >= SF_CONFIG_STRING_MAX || s[0] != '/' ||
+	    memchr(s, '\n', len))
+		return false;
+	for (size_t i = 0; i + 1 < len; i++)
+		if (s[i] == '.' && s[i + 1] == '.')
+			return false;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return true;
 }
 
 static bool

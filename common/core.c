@@ -181,8 +181,9 @@ update_reclock(struct sf_core *core, sf_time_t now)
 	} else if (core->iface.set_reclock(core->data, want)) {
 		core->reclock = want;
 	} else {
-		core_log(core, SF_LOG_ERROR,
-			 "gpu: reclock to %s failed; keeping %s",
+		/* The adapter's platform layer said why, once. */
+		core_log(core, SF_LOG_DEBUG,
+			 "gpu: reclock to %s not carried out; keeping %s",
 			 want == SF_RECLOCK_LOW ? "low" : "normal",
 			 core->reclock == SF_RECLOCK_LOW ? "low" : "normal");
 		return;
@@ -202,9 +203,9 @@ set_backlight(struct sf_output *o, int32_t percent)
 		return;
 	if (core->iface.set_backlight &&
 	    !core->iface.set_backlight(core->data, o, percent)) {
-		core_log(core, SF_LOG_ERROR,
-			 "output %s: backlight to %d%% failed", o->name,
-			 percent);
+		core_log(core, SF_LOG_DEBUG,
+			 "output %s: backlight to %d%% not carried out",
+			 o->name, percent);
 		return;
 	}
 	o->backlight = percent;

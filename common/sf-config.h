@@ -84,6 +84,9 @@ struct sf_config {
 	int64_t quick_wake_window_s;
 	bool reclock;
 	int64_t reclock_delay_ms;
+	bool reclock_memory;
+	bool reclock_nouveau;
+	char platform_root[SF_CONFIG_STRING_MAX];
 	/* refresh selector */
 	char outputs[SF_CONFIG_STRING_MAX];	/* normalised "a,b,c" */
 	int64_t active_refresh_hz;

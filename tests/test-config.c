@@ -35,6 +35,13 @@ static const struct {
 	{ "reclock", "Reclock", NULL, "true|false", "true", SF_OPTION_BOOL },
 	{ "reclock-delay", "ReclockDelay", "ms", "0..600000", "2000",
 	  SF_OPTION_INT },
+	{ "reclock-memory", "ReclockMemory", NULL, "true|false", "true",
+	  SF_OPTION_BOOL },
+	{ "reclock-nouveau", "ReclockNouveau", NULL, "true|false", "false",
+	  SF_OPTION_BOOL },
+	{ "platform-root", "PlatformRoot", NULL,
+	  "an absolute directory path without \"..\"", "/",
+	  SF_OPTION_STRING },
 	{ "outputs", "Outputs", NULL,
 	  "comma-separated output names, internal or all", "internal",
 	  SF_OPTION_STRING },
@@ -159,6 +166,14 @@ is_app_list(const struct sf_option *o)
 	       strcmp(o->syntax->placeholder, "app,...") == 0;
 }
 
+/* The one STRING option that is a directory, not a list. */
+static bool
+is_path(const struct sf_option *o)
+{
+	return o->type == SF_OPTION_STRING &&
+	       strcmp(o->syntax->placeholder, "directory") == 0;
+}
+
 /* A valid value other than the default. */
 static void
 other_value(const struct sf_option *opt, char *buf, size_t size)
@@ -180,9 +195,10 @@ other_value(const struct sf_option *opt, char *buf, size_t size)
 		snprintf(buf, size, "%.17g", (opt->ddef + opt->dmax) / 2);
 		return;
 	case SF_OPTION_STRING:
-		/* Name lists are the only strings; already normalised. */
-		snprintf(buf, size, is_app_list(opt) ? "org.example.App,mpv"
-						   : "eDP-1,HDMI-A-1");
+		/* Already normalised. */
+		snprintf(buf, size, is_path(opt) ? "/tmp/sf-fake-root" :
+			 is_app_list(opt) ? "org.example.App,mpv" :
+			 "eDP-1,HDMI-A-1");
 		return;
 	}
 }
@@ -635,6 +651,15 @@ bad_cases(const struct sf_option *o, struct bad_case *out,
 		ADD(SF_CONFIG_INVALID_VALUE, "1");
 		break;
 	case SF_OPTION_STRING:
+		if (is_path(o)) {
+			ADD(SF_CONFIG_INVALID_VALUE, "%s", "");
+			ADD(SF_CONFIG_INVALID_VALUE, " \t ");
+			ADD(SF_CONFIG_INVALID_VALUE, "relative/dir");
+			ADD(SF_CONFIG_INVALID_VALUE, "/tmp/../etc");
+			ADD(SF_CONFIG_INVALID_VALUE, "..");
+			ADD(SF_CONFIG_INVALID_VALUE, "~/root");
+			break;
+		}
 		/* Empty lists (app lists may be empty) and empty items. */
 		if (!is_app_list(o)) {
 			ADD(SF_CONFIG_INVALID_VALUE, "%s", "");

@@ -4,6 +4,7 @@
 # backend follows WAYLAND_DISPLAY, DISPLAY, --x11 and --wayland.  TAP.
 set -u
 ctl=$1
+make_fake_tree=$2	# tests/platform/sf-make-fake-tree, a test double
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
@@ -17,7 +18,7 @@ expect() {
 	[ $? = "$want" ]
 }
 
-echo "1..15"
+echo "1..23"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
 check $? "--help prints the usage"
@@ -77,5 +78,48 @@ check $? "an X window that is not a number is refused before connecting"
 
 expect 2 --x11 hint && grep -q 'hint: missing WINDOW' "$tmp/err"
 check $? "hint on X11 names its operand WINDOW"
+
+# platform and restore need neither compositor nor server.
+mkdir -p "$tmp/root/sys/class/drm"
+expect 0 platform --root "$tmp/root" &&
+	grep -q '^gpus 0$' "$tmp/out" && grep -q '^backlight none$' "$tmp/out"
+check $? "platform on an empty tree finds nothing and says so"
+
+expect 0 restore --root "$tmp/root" &&
+	grep -q "nothing to put back: no state file at $tmp/root/run/stillframe/platform-state" "$tmp/out"
+check $? "restore without a state file has nothing to do"
+
+expect 2 platform --root relative/dir && grep -q 'absolute directory' "$tmp/err"
+check $? "platform --root must be absolute"
+
+expect 2 platform --try 0 && grep -q 'seconds from 0.1 to 3600' "$tmp/err"
+check $? "platform --try needs a sensible duration"
+
+expect 1 platform --root "$tmp/root" --try 1 &&
+	grep -q 'no GPU took low clocks' "$tmp/err"
+check $? "platform --try without a GPU exits 1 and says why"
+
+# --try on a fake tree (i915 at 400-1100 MHz, RPn 300): low while it
+# runs, the user's values back when it is stopped by SIGTERM.
+tree=$("$make_fake_tree")
+gt() { cat "$tree/sys/class/drm/card0/gt_$1_freq_mhz"; }
+"$ctl" platform --root "$tree" --try 60 > "$tmp/try.out" 2> "$tmp/try.err" &
+try_pid=$!
+for i in $(seq 50); do
+	grep -q '^clocks low' "$tmp/try.out" 2>/dev/null && break
+	sleep 0.1
+done
+[ "$(gt min) $(gt max)" = "300 300" ] &&
+	[ -e "$tree/run/stillframe/platform-state" ]
+check $? "platform --try lowers the clocks, with the state file written"
+kill -TERM "$try_pid"
+wait "$try_pid"
+try_status=$?
+[ "$try_status" = 0 ] && grep -q 'clocks put back (interrupted)' "$tmp/try.out"
+check $? "SIGTERM ends platform --try cleanly"
+[ "$(gt min) $(gt max) $(gt boost)" = "400 1100 1100" ] &&
+	[ ! -e "$tree/run/stillframe/platform-state" ]
+check $? "and the user's clocks are back, with no state file left"
+rm -rf "$tree"
 
 tap_exit

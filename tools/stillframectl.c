@@ -15,6 +15,7 @@
 #include "stillframe-control-v1-client-protocol.h"
 #include "stillframe-v1-client-protocol.h"	/* the priority enum */
 #include "stillframectl-x.h"
+#include "stillframectl-platform.h"
 
 /* stillframectl: looks at and steers the stillframe plugin of a running
  * Weston through stillframe_control_v1, or the Xorg module through the
@@ -57,9 +58,15 @@ usage(FILE *f)
 		"                         hints not given are withdrawn\n"
 		"  hint SURFACE-ID --clear\n"
 		"                         withdraw every hint of the surface\n"
+		"  platform [--root DIR] [--try SECONDS] [--nouveau] [--verbose]\n"
+		"                         print the GPUs, panels, backlight and battery\n"
+		"                         found here and what low clocks would write;\n"
+		"                         --try lowers them for a while and measures\n"
+		"  restore [--root DIR]   put back what a stillframe that died left in\n"
+		"                         its state file\n"
 		"On X11, hint takes a WINDOW (0x40000c or decimal) instead of a\n"
 		"SURFACE-ID, and the server takes hints only from the window's\n"
-		"own client.\n");
+		"own client.  platform and restore need neither.\n");
 }
 
 static int
@@ -1342,6 +1349,9 @@ main(int argc, char **argv)
 	}
 	if (arg[0] == '-')
 		return usage_error("unknown option '%s'", arg);
+	/* This machine's sysfs, no compositor or server involved. */
+	if (strcmp(arg, "platform") == 0 || strcmp(arg, "restore") == 0)
+		return sf_ctl_platform_main(argc - first, argv + first);
 
 	int ret = parse_args(argc - first, argv + first, backend, &args);
 

@@ -393,17 +393,17 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 	return true;
 }
 
+/* The backlight is the internal panel's; it dims with the outputs
+ * stillframe drives (outputs= in [stillframe]). */
 static bool
 core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 {
 	struct sf_weston *sfw = data;
+	struct sf_weston_output *swo = from_core(o);
 
-	/* The platform layer (sysfs backlight, with restore) is its own
-	 * issue; until it lands the request is only logged. */
-	sf_weston_log(sfw, "output %s: backlight %d%% requested (not carried "
-		      "out: no platform layer yet)",
-		      sf_output_get_name(o), percent);
-	return true;
+	if (swo && !swo->manage_refresh && percent < 100)
+		return false;
+	return sf_platform_set_backlight(sfw->platform, percent);
 }
 
 static bool
@@ -411,10 +411,7 @@ core_set_reclock(void *data, enum sf_reclock_level level)
 {
 	struct sf_weston *sfw = data;
 
-	sf_weston_log(sfw, "gpu: %s clocks requested (not carried out: no "
-		      "platform layer yet)",
-		      level == SF_RECLOCK_LOW ? "low" : "normal");
-	return true;
+	return sf_platform_set_reclock(sfw->platform, level);
 }
 
 static void

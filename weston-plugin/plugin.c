@@ -245,6 +245,19 @@ sf_weston_core_log(void *data, enum sf_log_level level, const char *message)
 	sf_weston_log(sfw, "%s", message);
 }
 
+/* The platform layer's errors (a file it may not write) reach the main
+ * log; its decisions the stillframe scope. */
+static void
+platform_handle_log(void *data, enum sf_platform_log_level level,
+		    const char *message)
+{
+	struct sf_weston *sfw = data;
+
+	if (level != SF_PLATFORM_LOG_DEBUG)
+		weston_log("stillframe: platform: %s\n", message);
+	sf_weston_log(sfw, "platform: %s", message);
+}
+
 /* --- lifecycle --- */
 
 static void
@@ -258,6 +271,7 @@ sf_weston_destroy(struct sf_weston *sfw)
 	 * back clocks and anything left. */
 	sf_weston_output_finish_all(sfw);
 	sf_core_destroy(sfw->core);
+	sf_platform_destroy(sfw->platform);
 	if (sfw->timer)
 		wl_event_source_remove(sfw->timer);
 	wl_list_remove(&sfw->create_surface_listener.link);
@@ -326,12 +340,17 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 		"stillframe: every decision, with its reason\n", NULL, NULL,
 		sfw);
 	read_config(sfw);
+	struct sf_platform_options platform_options;
+	sf_platform_options_from_config(&platform_options, &sfw->config);
+	platform_options.log = platform_handle_log;
+	platform_options.log_data = sfw;
+	sfw->platform = sf_platform_create(&platform_options);
 	sfw->core = sf_core_create(&sfw->config, &sf_weston_core_interface,
 				   sfw, sf_weston_now(sfw));
 	sfw->timer = wl_event_loop_add_timer(
 		wl_display_get_event_loop(compositor->wl_display),
 		handle_timer, sfw);
-	if (!sfw->core || !sfw->timer) {
+	if (!sfw->platform || !sfw->core || !sfw->timer) {
 		weston_log("stillframe: out of memory at start; not loaded\n");
 		goto fail;
 	}
@@ -356,6 +375,7 @@ fail:
 	if (sfw->timer)
 		wl_event_source_remove(sfw->timer);
 	sf_core_destroy(sfw->core);
+	sf_platform_destroy(sfw->platform);
 	weston_log_scope_destroy(sfw->scope);
 	wl_list_remove(&sfw->compositor_destroy_listener.link);
 	free(sfw);

@@ -16,6 +16,7 @@
 #include <libweston/libweston.h>
 
 #include "sf-core.h"
+#include "sf-platform.h"
 #include "sf-tiles.h"
 
 struct sf_weston_output;
@@ -58,6 +59,7 @@ struct sf_weston_input_event {
 struct sf_weston {
 	struct weston_compositor *compositor;
 	struct sf_core *core;
+	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
 	struct sf_config config;
 	struct weston_log_scope *scope;
 	struct wl_event_source *timer;	/* sf_core_dispatch deadline */

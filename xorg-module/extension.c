@@ -56,6 +56,16 @@ sf_xorg_log(enum sf_log_level level, const char *fmt, ...)
 	LogMessageVerb(type, verb, "stillframe: %s\n", buf);
 }
 
+static void
+platform_handle_log(void *data, enum sf_platform_log_level level,
+		    const char *message)
+{
+	(void)data;
+	sf_xorg_log(level == SF_PLATFORM_LOG_ERROR ? SF_LOG_ERROR :
+		    level == SF_PLATFORM_LOG_INFO ? SF_LOG_INFO : SF_LOG_DEBUG,
+		    "platform: %s", message);
+}
+
 /* --- the core's clock --- */
 
 static CARD32
@@ -762,6 +772,7 @@ instance_destroy(struct sf_xorg *sx)
 	DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
 	DeleteCallback(&ClientStateCallback, client_state_handle, sx);
 	sf_core_destroy(sx->core);
+	sf_platform_destroy(sx->platform);
 	free(sx);
 }
 
@@ -796,6 +807,12 @@ sf_xorg_extension_init(void)
 	xorg_list_init(&sx->selections);
 	sx->timer_deadline = SF_TIME_NEVER;
 	sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
+	struct sf_platform_options platform_options;
+	sf_platform_options_from_config(&platform_options, &sx->config);
+	platform_options.log = platform_handle_log;
+	sx->platform = sf_platform_create(&platform_options);
+	if (!sx->platform)
+		goto fail;
 	sx->core = sf_core_create(&sx->config, &sf_xorg_core_interface, sx,
 				  sf_xorg_now());
 	if (!sx->core)
@@ -847,6 +864,7 @@ fail:
 		DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
 		DeleteCallback(&ClientStateCallback, client_state_handle, sx);
 		sf_core_destroy(sx->core);
+		sf_platform_destroy(sx->platform);
 		free(sx);
 	}
 }

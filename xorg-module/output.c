@@ -355,26 +355,25 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 	return false;
 }
 
+/* The backlight is the internal panel's; it dims with the outputs
+ * stillframe drives (Option "Outputs"). */
 static bool
 core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 {
-	(void)data;
-	/* The platform layer (sysfs backlight, with restore) is its own
-	 * issue; until it lands the request is only logged. */
-	sf_xorg_log(SF_LOG_DEBUG, "output %s: backlight %d%% requested (not "
-		    "carried out: no platform layer yet)",
-		    sf_output_get_name(o), percent);
-	return true;
+	struct sf_xorg *sx = data;
+	struct sf_xorg_output *xo = from_core(o);
+
+	if (!xo->manage_refresh && percent < 100)
+		return false;
+	return sf_platform_set_backlight(sx->platform, percent);
 }
 
 static bool
 core_set_reclock(void *data, enum sf_reclock_level level)
 {
-	(void)data;
-	sf_xorg_log(SF_LOG_DEBUG, "gpu: %s clocks requested (not carried out: "
-		    "no platform layer yet)",
-		    level == SF_RECLOCK_LOW ? "low" : "normal");
-	return true;
+	struct sf_xorg *sx = data;
+
+	return sf_platform_set_reclock(sx->platform, level);
 }
 
 static void

@@ -26,6 +26,7 @@
 #include <os.h>
 
 #include "sf-core.h"
+#include "sf-platform.h"
 #include "sf-tiles.h"
 
 struct sf_xorg_output;
@@ -51,6 +52,7 @@ struct sf_xorg_selection {
 struct sf_xorg {
 	struct sf_config config;
 	struct sf_core *core;
+	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
 	bool outputs_scanned;		/* RandR is ready after the first
 					 * CreateScreenResources */
 	struct xorg_list outputs;	/* sf_xorg_output.link */

@@ -52,7 +52,7 @@ stop_weston_keep_log() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; wt__cleanup' EXIT
 
-wt_plan 29
+wt_plan 37
 
 # ---- loading, a second load, config errors ----
 # stillframe.so both in weston.ini and on the command line: Weston calls
@@ -84,6 +84,15 @@ wt_is "$(status_of config.dim-timeout)" 120 \
 	"the default is what runs for a bad value"
 wt_stop
 
+# The platform layer writes a fake sysfs tree (tests/platform/
+# sf-make-fake-tree, a test double): an i915 GPU the user runs at
+# 400-1100 MHz (RPn 300) and a backlight at 800 of 1000.
+tree=$("$SF_MAKE_FAKE_TREE")
+gt() { cat "$tree/sys/class/drm/card0/gt_$1_freq_mhz"; }
+clocks() { echo "$(gt min) $(gt max) $(gt boost)"; }
+brightness() { cat "$tree/sys/class/backlight/intel_backlight/brightness"; }
+state_file=$tree/run/stillframe/platform-state
+
 # ---- the log scope, in the log file and through weston-debug ----
 # --debug offers weston_debug_v1; weston-debug streams one scope.
 wt_start lifecycle-log --debug -l log,stillframe <<-EOF
@@ -97,6 +106,7 @@ wt_start lifecycle-log --debug -l log,stillframe <<-EOF
 	standby-timeout=3
 	off-timeout=4
 	reclock-delay=200
+	platform-root=$tree
 EOF
 
 WAYLAND_DISPLAY=$WT_SOCKET setsid weston-debug stillframe \
@@ -127,14 +137,20 @@ wt_is "$stages" \
 wt_like "$(requests | grep dpms | tr '\n' ';')" \
 	'dpms standby;.*dpms off;$' \
 	"DPMS standby is asked for before DPMS off"
-wt_ok "grep -q 'backlight 30% requested (not carried out' \"\$WT_LOG\"" \
-	"dimming is logged as a request, marked as not carried out yet"
-wt_ok "grep -q 'gpu: low clocks requested (not carried out' \"\$WT_LOG\"" \
-	"reclocking is logged as a request, marked as not carried out yet"
+wt_ok '[ "$(brightness)" = 300 ]' \
+	"the DIM stage put the backlight at 30% (300 of 1000)"
+wt_ok '[ "$(clocks)" = "300 300 300" ]' \
+	"the settled display let the GPU's limits go down to RPn (300 MHz)"
+wt_ok "grep -q '^gpu i915 sys/class/drm/card0 gt_max_freq_mhz 1100\$' \
+'$state_file' && grep -q 'brightness 800\$' '$state_file'" \
+	"the user's values are in the state file while they are changed"
 
 wt_cmd key 30
 wt_ok 'dpms_is on && mode_is 60000' \
 	"a key press turns the output back on at its native mode"
+wt_ok '[ "$(brightness)" = 800 ] && [ "$(clocks)" = "400 1100 1100" ]' \
+	"and puts the user's brightness and GPU clocks back"
+wt_ok '[ ! -e "$state_file" ]' "with nothing left in a state file"
 wt_is "$(status_of output.headless.state)" active "the policy is active again"
 
 wt_poll 5 "weston-debug output" \
@@ -143,6 +159,8 @@ wt_result $? "weston-debug stillframe streams the same decisions"
 
 stop_weston_keep_log "$tmp/exit.log"
 wt_is "${WT_EXIT:-x}" 0 "weston exits cleanly with the plugin loaded"
+wt_ok '[ "$(brightness)" = 800 ] && [ "$(clocks)" = "400 1100 1100" ] &&
+	[ ! -e "$state_file" ]' "and leaves the user's values and no state file"
 
 # ---- leaving the panel as it was ----
 wt_start lifecycle-exit -l log,stillframe <<-EOF
@@ -220,3 +238,37 @@ sleep 1
 wt_is "$(focus_events)" "keyboard enter;keyboard leave;" \
 	"woken, the screen stays locked: no focus until the unlock dialog"
 wt_stop
+
+# ---- a Weston that dies leaves its state file; the next one repairs ----
+rm -rf "$tree"
+tree=$("$SF_MAKE_FAKE_TREE")
+state_file=$tree/run/stillframe/platform-state
+crash_ini() {
+	cat <<-EOF
+		[core]
+		modules=stillframe.so
+		[stillframe]
+		outputs=all
+		low-refresh-timeout=300
+		reclock-delay=200
+		platform-root=$tree
+	EOF
+}
+wt_start lifecycle-crash -l log,stillframe < <(crash_ini)
+wt_poll 5 "low clocks" eval '[ "$(clocks)" = "300 300 300" ]'
+wt_result $? "idle, the GPU's limits go down to RPn"
+# SIGKILL to weston and its helpers, as a crash would leave them;
+# reaped here, so that the harness does not report the signal.
+kill -KILL -- "-$WT_PID" 2>/dev/null
+wait "$WT_PID" 2>/dev/null
+WT_PID=
+wt_ok '[ "$(clocks)" = "300 300 300" ] && [ -e "$state_file" ]' \
+	"killed, Weston leaves the clocks low and the state file behind"
+wt_stop
+wt_start lifecycle-repair -l log,stillframe < <(crash_ini)
+wt_ok '[ "$(clocks)" = "400 1100 1100" ]' \
+	"the next Weston puts the user's clocks back as it starts"
+wt_ok "grep -q 'platform: put back sys/class/drm/card0/gt_max_freq_mhz = 1100, left by a previous run' \"\$WT_LOG\"" \
+	"and names each value it put back in its log"
+wt_stop
+rm -rf "$tree"

@@ -21,7 +21,10 @@
 #     DOUBLE module, tests/xorg/sf-test-dpms.c), woken by input and by
 #     "xset s reset";
 # 10. under a reparenting window manager (twm), the application in the
-#     frame is tracked, named, hinted and held, never the window manager.
+#     frame is tracked, named, hinted and held, never the window manager;
+# 11. the platform layer on a fake sysfs tree: low GPU clocks when idle,
+#     the dimmed backlight, the user's values back on input, at exit and
+#     after a crash.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -34,11 +37,12 @@ done
 [ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
 [ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
 [ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+[ -x "${SF_MAKE_FAKE_TREE:-}" ] || xt_skip "SF_MAKE_FAKE_TREE not built"
 
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2"
 
-xt_plan 104
+xt_plan 116
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -475,5 +479,64 @@ xdotool key shift
 xt_ok "xt_poll 1 'xterm released' eval '! window_held xterm'" \
 	"a key releases xterm"
 xt_stop
+
+# ---- 11. the platform layer: GPU clocks and backlight ----
+# A fake sysfs tree (tests/platform/sf-make-fake-tree): an i915 GPU at
+# 400-1100 MHz (RPn 300) and a backlight at 800 of 1000.
+tree=$("$SF_MAKE_FAKE_TREE")
+gt() { cat "$tree/sys/class/drm/card0/gt_$1_freq_mhz"; }
+clocks() { echo "$(gt min) $(gt max) $(gt boost)"; }
+brightness() { cat "$tree/sys/class/backlight/intel_backlight/brightness"; }
+state_file=$tree/run/stillframe/platform-state
+platform_server() {	# platform_server NAME
+	xt_start "$1" <<-EOF
+		Option "Outputs" "all"
+		Option "LowRefreshTimeout" "1000"
+		Option "ReclockDelay" "300"
+		Option "DimTimeout" "3"
+		Option "StandbyTimeout" "0"
+		Option "OffTimeout" "0"
+		Option "QuickWakeWindow" "0"
+		Option "PlatformRoot" "$tree"
+	EOF
+}
+platform_server platform
+xt_ok "grep -q 'stillframe: platform: gpu card0: driver i915, i915' '$XT_LOG'" \
+	"the platform layer finds the i915 GPU of the tree"
+xt_ok "xt_poll 5 'low clocks' eval '[ \"\$(clocks)\" = \"300 300 300\" ]'" \
+	"idle and settled, the GPU's limits are at RPn (300 MHz)"
+xt_like "$(grep -c 'gpu i915 sys/class/drm/card0 gt_\(min_freq_mhz 400\|max_freq_mhz 1100\|boost_freq_mhz 1100\)$' "$state_file")" \
+	'^3$' "the user's values are in the state file first"
+xt_ok "xt_poll 5 'the dim' eval '[ \"\$(brightness)\" = 300 ]'" \
+	"after DimTimeout the backlight is at 30% (300 of 1000)"
+xdotool mousemove_relative 2 2
+xt_ok "xt_poll 1 'the restore' eval \
+	'[ \"\$(clocks)\" = \"400 1100 1100\" ] && [ \"\$(brightness)\" = 800 ]'" \
+	"input puts the user's clocks and brightness back within a second"
+xt_ok '[ ! -e "$state_file" ]' "and the state file is gone"
+xt_ok "xt_poll 5 'low clocks again' eval '[ \"\$(clocks)\" = \"300 300 300\" ]'" \
+	"idle again, low again"
+xt_stop
+xt_ok '[ "$(clocks)" = "400 1100 1100" ] && [ ! -e "$state_file" ]' \
+	"the server's exit puts the clocks back and leaves no state file"
+
+# A server that dies leaves the state file; the next one repairs.
+platform_server crash
+xt_poll 5 'low clocks' eval '[ "$(clocks)" = "300 300 300" ]'
+kill -KILL "$XT_PID"
+wait "$XT_PID" 2>/dev/null
+XT_PID=''
+xt_ok '[ "$(clocks)" = "300 300 300" ] && [ -e "$state_file" ]' \
+	"killed, the server leaves the clocks low and the state file"
+xt_like "$("$SF_CTL" platform --root "$tree" | grep -E '^(gpu.card0.clocks|state_file) ' | paste -sd ' ')" \
+	'^state_file .*platform-state \(present\) gpu.card0.clocks normal$' \
+	"stillframectl platform shows the state file left behind"
+platform_server repaired
+xt_ok '[ "$(clocks)" = "400 1100 1100" ]' \
+	"the next server puts the user's clocks back as it starts"
+xt_ok "grep -q 'stillframe: platform: put back sys/class/drm/card0/gt_max_freq_mhz = 1100, left by a previous run' '$XT_LOG'" \
+	"and logs each value it put back"
+xt_stop
+rm -rf "$tree"
 
 exit $((XT_FAILED > 0))
