@@ -18,7 +18,7 @@ expect() {
 	[ $? = "$want" ]
 }
 
-echo "1..23"
+echo "1..24"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
 check $? "--help prints the usage"
@@ -112,6 +112,9 @@ done
 [ "$(gt min) $(gt max)" = "300 300" ] &&
 	[ -e "$tree/run/stillframe/platform-state" ]
 check $? "platform --try lowers the clocks, with the state file written"
+expect 1 platform --root "$tree" --try 1 &&
+	grep -q 'holds values another stillframe changed' "$tmp/err"
+check $? "a second --try does not save over the first one's state file"
 kill -TERM "$try_pid"
 wait "$try_pid"
 try_status=$?

@@ -185,6 +185,15 @@ sf_ctl_platform_main(int argc, char **argv)
 		return 0;
 	}
 
+	/* One state file per machine: a running stillframe's (or a dead
+	 * one's) values must not be saved over. */
+	if (try_seconds > 0 && access(path, F_OK) == 0) {
+		fprintf(stderr, "stillframectl: platform --try: %s holds values "
+			"another stillframe changed (it runs, or it died: "
+			"stillframectl restore puts them back); not trying\n",
+			path);
+		return 1;
+	}
 	/* Looking changes nothing: leftovers wait for restore. */
 	o.restore_leftovers = false;
 	struct sf_platform *p = sf_platform_create(&o);

@@ -646,30 +646,39 @@ nouveau_detect(struct sf_platform *p, struct sf_gpu *gpu)
 }
 
 /* Lines "07: core 405 MHz memory 810 MHz AC DC *": the first pstate is
- * the lowest; " AC" and " DC" mark what the user selected (on the final
- * "AC:" line they mean auto, which is not a pstate of its own). */
+ * the lowest; " AC" and " DC" after the last "MHz" mark the user's
+ * choice for each power source, and on the closing "AC:" line (the
+ * current clocks) they mean auto.  No mark: none, the boot clocks. */
 static void
 nouveau_parse(const char *table, char *lowest, char *ac, char *dc,
 	      size_t size)
 {
-	lowest[0] = ac[0] = dc[0] = '\0';
+	lowest[0] = '\0';
+	snprintf(ac, size, "none");
+	snprintf(dc, size, "none");
 	for (const char *line = table; line && *line;) {
 		const char *end = strchr(line, '\n');
 		size_t n = end ? (size_t)(end - line) : strlen(line);
-		char id[8] = "";
-		if (n > 3 && line[2] == ':' && strncmp(line, "AC", 2) != 0 &&
-		    strncmp(line, "DC", 2) != 0) {
-			snprintf(id, sizeof(id), "%.2s", line);
-			char copy[256];
-			snprintf(copy, sizeof(copy), "%.*s", (int)n, line);
+		char copy[256], id[8];
+		snprintf(copy, sizeof(copy), "%.*s", (int)n, line);
+		line = end ? end + 1 : NULL;
+		if (n < 4 || copy[2] != ':')
+			continue;
+		bool current = strncmp(copy, "AC", 2) == 0 ||
+			       strncmp(copy, "DC", 2) == 0;
+		snprintf(id, sizeof(id), "%s", current ? "auto" : "");
+		if (!current) {
+			snprintf(id, sizeof(id), "%.2s", copy);
 			if (!lowest[0])
 				snprintf(lowest, size, "%s", id);
-			if (strstr(copy + 3, " AC"))
-				snprintf(ac, size, "%s", id);
-			if (strstr(copy + 3, " DC"))
-				snprintf(dc, size, "%s", id);
 		}
-		line = end ? end + 1 : NULL;
+		const char *marks = copy;
+		for (const char *m; (m = strstr(marks, "MHz"));)
+			marks = m + 3;
+		if (strstr(marks, " AC"))
+			snprintf(ac, size, "%s", id);
+		if (strstr(marks, " DC"))
+			snprintf(dc, size, "%s", id);
 	}
 }
 
@@ -684,15 +693,12 @@ nouveau_set_low(struct sf_platform *p, struct sf_gpu *gpu)
 	nouveau_parse(table, lowest, ac, dc, sizeof(lowest));
 	if (!lowest[0])
 		return ENOENT;
-	/* Saved as what writes it back: "ac:0f", "dc:07", or "none" for
-	 * no choice of the user's ("auto" would run the highest). */
-	if (ac[0])
-		snprintf(buf, sizeof(buf), "ac:%s", ac);
-	sf_saved_set(&gpu->saved, "pstate", ac[0] ? buf : "none");
-	if (dc[0]) {
-		snprintf(buf, sizeof(buf), "dc:%s", dc);
-		sf_saved_set(&gpu->saved, "pstate.dc", buf);
-	}
+	/* Saved as what writes each back: "ac:0f", "dc:auto", "ac:none".
+	 * The low pstate is written for both sources. */
+	snprintf(buf, sizeof(buf), "ac:%s", ac);
+	sf_saved_set(&gpu->saved, "pstate", buf);
+	snprintf(buf, sizeof(buf), "dc:%s", dc);
+	sf_saved_set(&gpu->saved, "pstate.dc", buf);
 	if ((err = sf_state_write(p)))
 		return err;
 	return gpu_write(p, gpu, "pstate", lowest, false);
@@ -718,8 +724,8 @@ nouveau_describe(struct sf_platform *p, struct sf_gpu *gpu,
 	if (sf_attr_read(p, gpu->dir, "pstate", table, sizeof(table)))
 		return;
 	nouveau_parse(table, lowest, ac, dc, sizeof(lowest));
-	sf_writer_printf(w, "gpu.%s.pstate ac=%s dc=%s\n", gpu->card,
-			 ac[0] ? ac : "none", dc[0] ? dc : "none");
+	sf_writer_printf(w, "gpu.%s.pstate ac=%s dc=%s\n", gpu->card, ac,
+			 dc);
 	sf_writer_printf(w, "gpu.%s.low pstate=%s\n", gpu->card, lowest);
 }
 

@@ -373,6 +373,35 @@ SF_TEST(devfreq_gpu_caps_max_freq_at_its_lowest)
 
 #define PSTATE "sys/kernel/debug/dri/0/pstate"
 
+/* "AC DC" as the pstate file marks them: an id, auto or none each. */
+static const char *
+pstate_choices(struct fixture *f)
+{
+	static char out[32];
+	char ac[8] = "none", dc[8] = "none";
+	char *text = sf_fake_read(f->fk, PSTATE);
+
+	for (char *line = text; line && *line;) {
+		char *eol = line + strcspn(line, "\n");
+		char *next = *eol ? eol + 1 : NULL;
+		*eol = '\0';
+		char *marks = line;
+		for (char *m; (m = strstr(marks, "MHz"));)
+			marks = m + 3;
+		const char *id = line[0] == 'A' ? "auto" : line;
+		if (strstr(marks, " AC"))
+			snprintf(ac, sizeof(ac), "%.*s", line[0] == 'A' ? 4 : 2,
+				 id);
+		if (strstr(marks, " DC"))
+			snprintf(dc, sizeof(dc), "%.*s", line[0] == 'A' ? 4 : 2,
+				 id);
+		line = next;
+	}
+	free(text);
+	snprintf(out, sizeof(out), "%s %s", ac, dc);
+	return out;
+}
+
 SF_TEST(nouveau_only_when_asked)
 {
 	struct fixture f;
@@ -388,9 +417,24 @@ SF_TEST(nouveau_only_when_asked)
 	p = sf_platform_create(&f.options);
 	sf_assert(sf_platform_set_reclock(p, SF_RECLOCK_LOW));
 	sf_assert_int_ge(journal_at(&f, PSTATE "=07"), 0);
+	const char *before = "none none";
 	sf_platform_destroy(p);
 	/* no pstate was chosen: none again, not auto (the highest) */
-	sf_assert_int_ge(journal_at(&f, PSTATE "=none"), 0);
+	sf_assert_int_ge(journal_at(&f, PSTATE "=ac:none"), 0);
+	sf_assert_int_ge(journal_at(&f, PSTATE "=dc:none"), 0);
+	sf_assert_str_eq(pstate_choices(&f), before);
+
+	/* auto on AC, 0a on battery: both exactly so again */
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/" PSTATE, sf_fake_kernel_root(f.fk));
+	sf_assert_int_eq(sf_fake_kernel_write(f.fk, path, "ac:auto"), 0);
+	sf_assert_int_eq(sf_fake_kernel_write(f.fk, path, "dc:0a"), 0);
+	sf_assert_str_eq(pstate_choices(&f), "auto 0a");
+	p = sf_platform_create(&f.options);
+	sf_assert(sf_platform_set_reclock(p, SF_RECLOCK_LOW));
+	sf_assert_str_eq(pstate_choices(&f), "07 07");
+	sf_platform_destroy(p);
+	sf_assert_str_eq(pstate_choices(&f), "auto 0a");
 	fixture_finish(&f);
 }
 
