@@ -245,8 +245,8 @@ sf_weston_core_log(void *data, enum sf_log_level level, const char *message)
 	sf_weston_log(sfw, "%s", message);
 }
 
-/* The platform layer's errors (a file it may not write) reach the main
- * log; its decisions the stillframe scope. */
+/* What the platform layer found, put back or may not write reaches the
+ * main log; every write the stillframe scope too. */
 static void
 platform_handle_log(void *data, enum sf_platform_log_level level,
 		    const char *message)

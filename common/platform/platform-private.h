@@ -82,6 +82,10 @@ struct sf_platform {
 	char root[PATH_MAX];		/* "" for the real system */
 	char state_path[PATH_MAX];
 	bool state_written;		/* the file there is this run's */
+	/* A previous run's lines not put back (device not found now, or
+	 * the write failed): kept in the file for a later try. */
+	char kept[4096];
+	size_t kept_len;
 	struct sf_gpu gpus[SF_GPU_MAX];
 	int n_gpus;
 	struct sf_connector connectors[SF_CONNECTOR_MAX];

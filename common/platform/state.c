@@ -9,7 +9,8 @@
  *
  * A line is only ever put back onto a device this run discovered, with
  * the backend that drives it: the file names no path that is written
- * as given.
+ * as given.  Lines for devices not found now (a driver that loads later)
+ * and values that could not be written stay in the file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +56,7 @@ sf_state_write(struct sf_platform *p)
 	for (int i = 0; i < p->n_gpus; i++)
 		entries += p->gpus[i].backend ? p->gpus[i].saved.n : 0;
 	entries += p->backlight.found && p->backlight.saved >= 0;
+	entries += p->kept_len > 0;
 	if (entries == 0) {
 		/* Nothing of the user's is changed: no file, but only ours
 		 * goes (another run's leftovers wait for restore). */
@@ -69,6 +71,7 @@ sf_state_write(struct sf_platform *p)
 	if (!f)
 		goto fail;
 	fprintf(f, "%s\n", STATE_HEADER);
+	fwrite(p->kept, 1, p->kept_len, f);
 	for (int i = 0; i < p->n_gpus; i++) {
 		const struct sf_gpu *gpu = &p->gpus[i];
 		for (int j = 0; gpu->backend && j < gpu->saved.n; j++)
@@ -107,6 +110,19 @@ sf_state_remove(struct sf_platform *p)
 	unlink(p->state_path);
 }
 
+static void
+keep_line(struct sf_platform *p, const char *line)
+{
+	size_t len = strlen(line);
+
+	if (p->kept_len + len + 2 > sizeof(p->kept))
+		return;
+	memcpy(p->kept + p->kept_len, line, len);
+	p->kept_len += len;
+	p->kept[p->kept_len++] = '\n';
+	p->kept[p->kept_len] = '\0';
+}
+
 static struct sf_gpu *
 find_gpu(struct sf_platform *p, const char *backend, const char *dir)
 {
@@ -143,7 +159,9 @@ sf_state_restore(struct sf_platform *p)
 				sf_platform_log(p, SF_PLATFORM_LOG_INFO,
 						"state file %s: %s (%s) is not a "
 						"GPU found now; its line is "
-						"dropped", p->state_path, dir, a);
+						"kept for later", p->state_path,
+						dir, a);
+				keep_line(p, line);
 				continue;
 			}
 			sf_saved_set(&leftovers[gpu - p->gpus], attr,
@@ -156,7 +174,9 @@ sf_state_restore(struct sf_platform *p)
 				sf_platform_log(p, SF_PLATFORM_LOG_INFO,
 						"state file %s: %s is not the "
 						"backlight found now; its line "
-						"is dropped", p->state_path, dir);
+						"is kept for later",
+						p->state_path, dir);
+				keep_line(p, line);
 				continue;
 			}
 			const char *value = line + value_at;
@@ -167,6 +187,8 @@ sf_state_restore(struct sf_platform *p)
 						"a previous run", dir, attr,
 						value);
 				restored++;
+			} else {
+				keep_line(p, line);
 			}
 		} else {
 			sf_platform_log(p, SF_PLATFORM_LOG_INFO, "state file %s: "
@@ -189,8 +211,29 @@ sf_state_restore(struct sf_platform *p)
 					gpu->saved.attrs[j].value);
 		if (!err)
 			restored += gpu->saved.n;
+		if (err) {
+			/* Lowering it again would save low values over
+			 * the user's: left alone until they are back. */
+			gpu->disabled = true;
+			snprintf(gpu->why_disabled, sizeof(gpu->why_disabled),
+				 "a previous run's values could not be put "
+				 "back: %s", strerror(err));
+		}
+		for (int j = 0; err && j < gpu->saved.n; j++) {
+			char kept[1024];
+			snprintf(kept, sizeof(kept), "gpu %s %s %s %s",
+				 gpu->backend->name, gpu->dir,
+				 gpu->saved.attrs[j].attr,
+				 gpu->saved.attrs[j].value);
+			keep_line(p, kept);
+		}
 		memset(&gpu->saved, 0, sizeof(gpu->saved));
 	}
-	sf_state_remove(p);
+	/* What could not be put back stays for stillframectl restore or
+	 * the next start; nothing left, no file. */
+	if (p->kept_len)
+		sf_state_write(p);
+	else
+		sf_state_remove(p);
 	return restored;
 }

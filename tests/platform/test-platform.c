@@ -518,6 +518,28 @@ SF_TEST(restore_state_puts_back_without_an_adapter)
 	fixture_finish(&f);
 }
 
+SF_TEST(values_that_cannot_be_put_back_stay_in_the_state_file)
+{
+	struct fixture f;
+	fixture_init(&f);
+	sf_fake_add_i915(f.fk, 0, 300, 700, 1100);
+
+	die_while_low(&f, 100);
+	sf_fake_set_readonly(f.fk, I915 "gt_max_freq_mhz");
+	struct sf_platform *p = sf_platform_create(&f.options);
+	sf_assert_str_contains(f.log, "could not put back");
+	sf_assert_str_contains(read_state(&f), "gpu i915 sys/class/drm/card0 "
+			       "gt_max_freq_mhz 1100\n");
+	/* and that GPU is not lowered over them */
+	sf_fake_journal_clear(f.fk);
+	sf_assert(!sf_platform_set_reclock(p, SF_RECLOCK_LOW));
+	sf_assert_str_eq(sf_fake_journal(f.fk), "");
+	sf_platform_destroy(p);
+	/* still there after this run, for stillframectl restore */
+	sf_assert(state_exists(&f));
+	fixture_finish(&f);
+}
+
 SF_TEST(looking_does_not_touch_a_previous_runs_leftovers)
 {
 	struct fixture f;
@@ -533,7 +555,7 @@ SF_TEST(looking_does_not_touch_a_previous_runs_leftovers)
 	fixture_finish(&f);
 }
 
-SF_TEST(state_file_lines_for_devices_not_found_are_dropped)
+SF_TEST(state_file_lines_for_devices_not_found_are_kept_not_written)
 {
 	struct fixture f;
 	fixture_init(&f);
@@ -556,7 +578,12 @@ SF_TEST(state_file_lines_for_devices_not_found_are_dropped)
 	sf_assert_str_contains(f.log, "etc/passwd (i915) is not a GPU found "
 			       "now");
 	sf_assert_str_contains(f.log, "is not understood");
-	sf_assert(!state_exists(&f));
+	/* Not written, and not lost either: kept for a later try; the line
+	 * nobody understands goes. */
+	const char *state = read_state(&f);
+	sf_assert_str_contains(state, "gpu i915 etc/passwd gt_min_freq_mhz 1\n");
+	sf_assert_str_contains(state, "backlight etc brightness 1\n");
+	sf_assert(!strstr(state, "rm -rf"));
 	sf_platform_destroy(p);
 	fixture_finish(&f);
 }

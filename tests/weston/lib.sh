@@ -370,6 +370,19 @@ wt_start() {
 			break
 		done
 	fi
+	# The platform layer writes under platform-root: unless the test
+	# names a tree, an empty one, so that a run as root on a machine
+	# with a GPU or a backlight never touches the real ones.
+	case $user_ini in
+	*platform-root=*) ;;
+	*)	mkdir "$WT_DIR/no-sysfs"
+		user_ini=$(printf '%s\n' "$user_ini" | awk -v root="$WT_DIR/no-sysfs" '
+			{ print }
+			/^[ \t]*\[stillframe\][ \t]*$/ {
+				print "platform-root=" root; seen = 1 }
+			END { if (!seen) print "[stillframe]\nplatform-root=" root }')
+		;;
+	esac
 	local mods user_mods
 	user_mods=$(printf '%s\n' "$user_ini" | wt__ini_modules)
 	mods=stillframe-test-fake-kms.so

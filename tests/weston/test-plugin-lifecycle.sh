@@ -3,9 +3,12 @@
 # double (stillframe-test-fake-kms.so, standing in for a KMS backend):
 # loading, a second load, config errors, the log scope over both the log
 # file and weston-debug, the refresh drop and its undoing by input, the
-# DPMS stages in order, a backend that cannot switch modes, living with
-# Weston's own idle-time, and restoring the native mode at exit.
-# meson passes SF_FAKE_KMS, SF_PLUGIN and SF_CTL.
+# DPMS stages in order, the GPU clocks and the backlight they lower on a
+# fake sysfs tree and put back, restoring the native mode at exit, what a
+# killed Weston leaves and the next one puts back, a backend that cannot
+# switch modes, and living with Weston's own idle-time.
+# meson passes SF_FAKE_KMS, SF_PLUGIN, SF_TEST_CLIENT, SF_CTL and
+# SF_MAKE_FAKE_TREE.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +16,8 @@ for prog in weston weston-debug setsid timeout; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
 [ -x "${SF_CTL:-}" ] || wt_skip "SF_CTL does not name stillframectl"
+[ -x "${SF_MAKE_FAKE_TREE:-}" ] ||
+	wt_skip "SF_MAKE_FAKE_TREE does not name sf-make-fake-tree"
 
 ctl() {
 	WAYLAND_DISPLAY=$WT_SOCKET "$SF_CTL" "$@"
@@ -49,10 +54,66 @@ stop_weston_keep_log() {
 	wt_stop
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; wt__cleanup' EXIT
+# The fake sysfs tree the platform layer writes under platform-root
+# (tests/platform/sf-make-fake-tree, a test double): an i915 GPU the user
+# runs at 400-1100 MHz, boost 1100 (RPn 300), and a raw backlight at 800
+# of 1000.  make_tree sets tree and state_file.
+make_tree() {
+	tree=$("$SF_MAKE_FAKE_TREE")
+	if [ -z "$tree" ] || [ ! -d "$tree" ]; then
+		wt_bail "sf-make-fake-tree made no tree (got '$tree')"
+	fi
+	state_file=$tree/run/stillframe/platform-state
+}
 
-wt_plan 37
+gt() {			# gt min|max|boost: the GPU's limit, in MHz
+	cat "$tree/sys/class/drm/card0/gt_$1_freq_mhz"
+}
+
+clocks() {		# "MIN MAX BOOST"
+	echo "$(gt min) $(gt max) $(gt boost)"
+}
+
+brightness() {
+	cat "$tree/sys/class/backlight/intel_backlight/brightness"
+}
+
+# user_values: the tree holds the user's own values.
+user_values() {
+	[ "$(brightness)" = 800 ] && [ "$(clocks)" = "400 1100 1100" ]
+}
+
+# saved_values: the state file's entries, sorted, ';'-separated.
+saved_values() {
+	grep -v '^#' "$state_file" 2>/dev/null | LC_ALL=C sort | tr '\n' ';'
+}
+
+user_saved="backlight sys/class/backlight/intel_backlight brightness 800;\
+gpu i915 sys/class/drm/card0 gt_boost_freq_mhz 1100;\
+gpu i915 sys/class/drm/card0 gt_max_freq_mhz 1100;\
+gpu i915 sys/class/drm/card0 gt_min_freq_mhz 400;"
+
+# In place of lib.sh's EXIT trap, which wt_start would put in place of
+# any other unless WT_TRAPPED is set: weston stops before its tree is
+# removed, and wt__cleanup still gets the test's exit status.
+cleanup() {
+	local status=$?
+	wt_stop
+	rm -rf "$tmp" "$tree"
+	(exit "$status")
+	wt__cleanup
+}
+
+tmp=$(mktemp -d)
+tree=
+state_file=
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# shellcheck disable=SC2034	# read by wt_start
+WT_TRAPPED=1
+
+wt_plan 40
 
 # ---- loading, a second load, config errors ----
 # stillframe.so both in weston.ini and on the command line: Weston calls
@@ -84,17 +145,10 @@ wt_is "$(status_of config.dim-timeout)" 120 \
 	"the default is what runs for a bad value"
 wt_stop
 
-# The platform layer writes a fake sysfs tree (tests/platform/
-# sf-make-fake-tree, a test double): an i915 GPU the user runs at
-# 400-1100 MHz (RPn 300) and a backlight at 800 of 1000.
-tree=$("$SF_MAKE_FAKE_TREE")
-gt() { cat "$tree/sys/class/drm/card0/gt_$1_freq_mhz"; }
-clocks() { echo "$(gt min) $(gt max) $(gt boost)"; }
-brightness() { cat "$tree/sys/class/backlight/intel_backlight/brightness"; }
-state_file=$tree/run/stillframe/platform-state
-
 # ---- the log scope, in the log file and through weston-debug ----
-# --debug offers weston_debug_v1; weston-debug streams one scope.
+# --debug offers weston_debug_v1; weston-debug streams one scope.  The
+# platform layer runs on a fake tree.
+make_tree
 wt_start lifecycle-log --debug -l log,stillframe <<-EOF
 	[core]
 	modules=stillframe.so
@@ -137,30 +191,40 @@ wt_is "$stages" \
 wt_like "$(requests | grep dpms | tr '\n' ';')" \
 	'dpms standby;.*dpms off;$' \
 	"DPMS standby is asked for before DPMS off"
-wt_ok '[ "$(brightness)" = 300 ]' \
-	"the DIM stage put the backlight at 30% (300 of 1000)"
-wt_ok '[ "$(clocks)" = "300 300 300" ]' \
-	"the settled display let the GPU's limits go down to RPn (300 MHz)"
-wt_ok "grep -q '^gpu i915 sys/class/drm/card0 gt_max_freq_mhz 1100\$' \
-'$state_file' && grep -q 'brightness 800\$' '$state_file'" \
-	"the user's values are in the state file while they are changed"
+
+# Off comes after the DIM stage and after reclock-delay past the drop to
+# 30 Hz, in the same event loop: both are done by now.
+wt_is "$(brightness)" 300 \
+	"dimmed, the backlight is at dim-brightness, 30% of its maximum of 1000"
+wt_is "$(clocks)" "300 300 300" \
+	"the display settled, the GPU's min, max and boost are at RPn (300 MHz)"
+wt_is "$(saved_values)" "$user_saved" \
+	"while they are changed, the state file holds the user's values"
 
 wt_cmd key 30
 wt_ok 'dpms_is on && mode_is 60000' \
 	"a key press turns the output back on at its native mode"
-wt_ok '[ "$(brightness)" = 800 ] && [ "$(clocks)" = "400 1100 1100" ]' \
-	"and puts the user's brightness and GPU clocks back"
-wt_ok '[ ! -e "$state_file" ]' "with nothing left in a state file"
+wt_ok 'user_values' \
+	"and puts the user's brightness and GPU limits back (800; 400/1100/1100)"
+wt_ok '[ ! -e "$state_file" ]' \
+	"with everything put back, the state file is gone"
 wt_is "$(status_of output.headless.state)" active "the policy is active again"
 
 wt_poll 5 "weston-debug output" \
 	grep -q 'output headless: .* -> active (input)' "$tmp/debug.out"
 wt_result $? "weston-debug stillframe streams the same decisions"
 
+# Idle again, so that there is something to put back at exit.  A wake
+# so soon after off doubles the stages' timeouts.
+wt_poll 15 "low clocks and a dimmed backlight again" \
+	eval '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]'
+wt_result $? "idle again, the clocks go down and the backlight dims again"
+
 stop_weston_keep_log "$tmp/exit.log"
 wt_is "${WT_EXIT:-x}" 0 "weston exits cleanly with the plugin loaded"
-wt_ok '[ "$(brightness)" = 800 ] && [ "$(clocks)" = "400 1100 1100" ] &&
-	[ ! -e "$state_file" ]' "and leaves the user's values and no state file"
+wt_ok 'user_values && [ ! -e "$state_file" ]' \
+	"and at exit puts the user's values back and leaves no state file"
+rm -rf "$tree"
 
 # ---- leaving the panel as it was ----
 wt_start lifecycle-exit -l log,stillframe <<-EOF
@@ -175,6 +239,55 @@ stop_weston_keep_log "$tmp/exit.log"
 wt_like "$(grep 'fake-kms: .*switch_mode' "$tmp/exit.log" | tail -n 1)" \
 	'1024x640@60000' \
 	"at exit the panel is switched back to its native 60 Hz"
+
+# ---- what a killed Weston leaves, and the next one puts back ----
+make_tree
+# The ini of both Westons here; the arguments are more [stillframe] lines.
+platform_ini() {
+	cat <<-EOF
+		[core]
+		modules=stillframe.so
+		[stillframe]
+		outputs=all
+		reclock-delay=200
+		platform-root=$tree
+	EOF
+	printf '%s\n' "$@"
+}
+wt_start lifecycle-crash -l log,stillframe < <(platform_ini \
+	low-refresh-timeout=300 dim-timeout=1)
+wt_poll 10 "low clocks and a dimmed backlight" \
+	eval '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]'
+wt_result $? "idle, the GPU's limits go down to RPn and the backlight dims"
+# SIGKILL, as a crash: no code of weston's runs after it.  Its group
+# (desktop-shell, weston-keyboard) goes with it; reaped here, with
+# WT_PID cleared, so that the harness neither signals a pid that is gone
+# nor reports the signal.
+kill -KILL -- "-$WT_PID"
+wait "$WT_PID" 2>/dev/null
+WT_PID=
+wt_ok '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]' \
+	"killed, Weston leaves the clocks low and the backlight dimmed"
+wt_is "$(saved_values)" "$user_saved" \
+	"and the state file with the user's values behind"
+wt_stop
+
+# Nothing here goes idle for 10 minutes: whatever changed was put back.
+wt_start lifecycle-repair -l log,stillframe < <(platform_ini \
+	low-refresh-timeout=600000)
+wt_ok 'user_values' \
+	"as it starts, the next Weston puts the user's values back"
+wt_ok '[ ! -e "$state_file" ]' "and removes the state file"
+put_back=$(grep -o 'stillframe: platform: put back .*, left by a previous run$' \
+	"$WT_LOG" | sed 's/^stillframe: platform: put back //; s/, left.*//' |
+	LC_ALL=C sort | tr '\n' ';')
+wt_is "$put_back" "sys/class/backlight/intel_backlight/brightness = 800;\
+sys/class/drm/card0/gt_boost_freq_mhz = 1100;\
+sys/class/drm/card0/gt_max_freq_mhz = 1100;\
+sys/class/drm/card0/gt_min_freq_mhz = 400;" \
+	"the weston log names each value put back, left by a previous run"
+wt_stop
+rm -rf "$tree"
 
 # ---- a backend that cannot switch modes ----
 wt_start lifecycle-nomodes -l log,stillframe <<-EOF
@@ -238,37 +351,3 @@ sleep 1
 wt_is "$(focus_events)" "keyboard enter;keyboard leave;" \
 	"woken, the screen stays locked: no focus until the unlock dialog"
 wt_stop
-
-# ---- a Weston that dies leaves its state file; the next one repairs ----
-rm -rf "$tree"
-tree=$("$SF_MAKE_FAKE_TREE")
-state_file=$tree/run/stillframe/platform-state
-crash_ini() {
-	cat <<-EOF
-		[core]
-		modules=stillframe.so
-		[stillframe]
-		outputs=all
-		low-refresh-timeout=300
-		reclock-delay=200
-		platform-root=$tree
-	EOF
-}
-wt_start lifecycle-crash -l log,stillframe < <(crash_ini)
-wt_poll 5 "low clocks" eval '[ "$(clocks)" = "300 300 300" ]'
-wt_result $? "idle, the GPU's limits go down to RPn"
-# SIGKILL to weston and its helpers, as a crash would leave them;
-# reaped here, so that the harness does not report the signal.
-kill -KILL -- "-$WT_PID" 2>/dev/null
-wait "$WT_PID" 2>/dev/null
-WT_PID=
-wt_ok '[ "$(clocks)" = "300 300 300" ] && [ -e "$state_file" ]' \
-	"killed, Weston leaves the clocks low and the state file behind"
-wt_stop
-wt_start lifecycle-repair -l log,stillframe < <(crash_ini)
-wt_ok '[ "$(clocks)" = "400 1100 1100" ]' \
-	"the next Weston puts the user's clocks back as it starts"
-wt_ok "grep -q 'platform: put back sys/class/drm/card0/gt_max_freq_mhz = 1100, left by a previous run' \"\$WT_LOG\"" \
-	"and names each value it put back in its log"
-wt_stop
-rm -rf "$tree"
