@@ -401,9 +401,10 @@ core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 	struct sf_weston *sfw = data;
 	struct sf_weston_output *swo = from_core(o);
 
-	if (swo && !swo->manage_refresh && percent < 100)
-		return false;
-	return sf_platform_set_backlight(sfw->platform, percent);
+	if (!swo || !swo->manage_refresh)
+		return percent >= 100;
+	return sf_platform_set_output_backlight(sfw->platform,
+						sf_output_get_name(o), percent);
 }
 
 static bool
@@ -440,8 +441,12 @@ output_destroy(struct sf_weston_output *swo)
 
 	if (swo->finish_idle)
 		wl_event_source_remove(swo->finish_idle);
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s", sf_output_get_name(swo->core));
 	/* Restores the user's mode and DPMS through the hooks above. */
 	sf_output_destroy(swo->core);
+	sf_platform_forget_output(swo->sfw->platform, name);
 	if (output->repaint == repaint_hook)
 		output->repaint = swo->backend_repaint;
 	if (output->assign_planes == assign_planes_hook)
@@ -553,6 +558,10 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	swo->destroy_listener.notify = output_handle_destroy;
 	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
 	wl_list_insert(sfw->outputs.prev, &swo->link);
+	/* A driven output keeps the panel lit until it dims itself. */
+	if (swo->manage_refresh)
+		sf_platform_set_output_backlight(sfw->platform, output->name,
+						 100);
 	if (sfw->inhibitors_applied)
 		sf_output_inhibit(swo->core, sf_weston_now(sfw));
 	weston_log("stillframe: output %s: %zu mode%s%s\n", output->name,

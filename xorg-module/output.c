@@ -174,6 +174,9 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	sf_output_set_user_data(xo->core, xo);
 	xo->last_refresh_mhz = sf_xorg_mode_refresh_mhz(&xo->modes[0]);
 	xorg_list_append(&xo->link, &sx->outputs);
+	/* A driven output keeps the panel lit until it dims itself. */
+	if (xo->manage_refresh)
+		sf_platform_set_output_backlight(sx->platform, o->name, 100);
 	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d): %zu mode%s at "
 		    "%ux%u%s", o->name, screen->myNum, xo->n_modes,
 		    xo->n_modes == 1 ? "" : "s", xo->modes[0].width,
@@ -217,9 +220,13 @@ sf_xorg_output_scan(struct sf_xorg *sx)
 static void
 output_destroy(struct sf_xorg_output *xo)
 {
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s", sf_output_get_name(xo->core));
 	sf_xorg_release(xo->sx, xo, "output gone");
 	/* Puts the user's mode and DPMS back through the hooks below. */
 	sf_output_destroy(xo->core);
+	sf_platform_forget_output(xo->sx->platform, name);
 	if (xo->synthesized && !xo->dying) {
 		RROutputDeleteUserMode(xo->rr_output, xo->synthesized);
 		RRModeDestroy(xo->synthesized);
@@ -363,9 +370,10 @@ core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 	struct sf_xorg *sx = data;
 	struct sf_xorg_output *xo = from_core(o);
 
-	if (!xo->manage_refresh && percent < 100)
-		return false;
-	return sf_platform_set_backlight(sx->platform, percent);
+	if (!xo->manage_refresh)
+		return percent >= 100;
+	return sf_platform_set_output_backlight(sx->platform,
+						sf_output_get_name(o), percent);
 }
 
 static bool

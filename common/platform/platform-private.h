@@ -91,6 +91,11 @@ struct sf_platform {
 	struct sf_connector connectors[SF_CONNECTOR_MAX];
 	int n_connectors;
 	struct sf_backlight backlight;
+	struct {
+		char output[32];
+		int32_t percent;
+	} backlight_wishes[SF_CONNECTOR_MAX];	/* one per output */
+	int n_backlight_wishes;
 	char batteries[SF_BATTERY_MAX][64];	/* sys/class/power_supply/X */
 	int n_batteries;
 	enum sf_reclock_level reclock;

@@ -593,6 +593,56 @@ sf_platform_set_backlight(struct sf_platform *p, int32_t percent)
 	return true;
 }
 
+static int
+find_wish(const struct sf_platform *p, const char *output)
+{
+	for (int i = 0; i < p->n_backlight_wishes; i++)
+		if (strcmp(p->backlight_wishes[i].output, output) == 0)
+			return i;
+	return -1;
+}
+
+static bool
+apply_wishes(struct sf_platform *p)
+{
+	int32_t brightest = p->n_backlight_wishes ? 0 : 100;
+
+	for (int i = 0; i < p->n_backlight_wishes; i++)
+		if (p->backlight_wishes[i].percent > brightest)
+			brightest = p->backlight_wishes[i].percent;
+	return sf_platform_set_backlight(p, brightest);
+}
+
+bool
+sf_platform_set_output_backlight(struct sf_platform *p, const char *output,
+				 int32_t percent)
+{
+	if (!p)
+		return false;
+	int i = find_wish(p, output);
+	if (i < 0) {
+		if (p->n_backlight_wishes == SF_CONNECTOR_MAX)
+			return false;
+		i = p->n_backlight_wishes++;
+		snprintf(p->backlight_wishes[i].output,
+			 sizeof(p->backlight_wishes[i].output), "%s", output);
+	}
+	p->backlight_wishes[i].percent = percent;
+	return apply_wishes(p);
+}
+
+void
+sf_platform_forget_output(struct sf_platform *p, const char *output)
+{
+	int i = p ? find_wish(p, output) : -1;
+
+	if (i < 0)
+		return;
+	p->backlight_wishes[i] =
+		p->backlight_wishes[--p->n_backlight_wishes];
+	apply_wishes(p);
+}
+
 void
 sf_platform_read_power(struct sf_platform *p, struct sf_power_sample *out)
 {

@@ -90,6 +90,18 @@ sf_platform_get_reclock(const struct sf_platform *platform);
 bool
 sf_platform_set_backlight(struct sf_platform *platform, int32_t percent);
 
+/* One output's wish for the one panel backlight.  An adapter states 100
+ * for each output it drives when the output appears; the panel follows
+ * the brightest wish, so it dims only once every such output is dim,
+ * and any of them waking brightens it. */
+bool
+sf_platform_set_output_backlight(struct sf_platform *platform,
+				 const char *output, int32_t percent);
+
+/* The output is gone: its wish no longer counts. */
+void
+sf_platform_forget_output(struct sf_platform *platform, const char *output);
+
 /* Whether the named output (an adapter's connector name: "eDP-1",
  * "LVDS1", "DSI-1"...) is an internal panel, whose backlight this is. */
 bool

@@ -674,6 +674,27 @@ SF_TEST(backlight_set_by_the_user_while_dimmed_is_kept)
 	fixture_finish(&f);
 }
 
+SF_TEST(the_panel_dims_only_once_every_driven_output_is_dim)
+{
+	struct fixture f;
+	fixture_init(&f);
+	sf_fake_add_backlight(f.fk, "acpi_video0", "firmware", 100, 80);
+	struct sf_platform *p = sf_platform_create(&f.options);
+
+	sf_assert(sf_platform_set_output_backlight(p, "eDP-1", 100));
+	sf_assert(sf_platform_set_output_backlight(p, "HDMI-A-1", 100));
+	sf_assert(sf_platform_set_output_backlight(p, "eDP-1", 30));
+	sf_assert_str_eq(value(&f, ACPI_BL), "80");	/* HDMI-A-1 awake */
+	sf_assert(sf_platform_set_output_backlight(p, "HDMI-A-1", 50));
+	sf_assert_str_eq(value(&f, ACPI_BL), "50");	/* the brighter */
+	sf_platform_forget_output(p, "HDMI-A-1");
+	sf_assert_str_eq(value(&f, ACPI_BL), "30");
+	sf_assert(sf_platform_set_output_backlight(p, "eDP-1", 100));
+	sf_assert_str_eq(value(&f, ACPI_BL), "80");
+	sf_platform_destroy(p);
+	fixture_finish(&f);
+}
+
 SF_TEST(battery_power_from_power_now_or_current_and_voltage)
 {
 	struct fixture f;
