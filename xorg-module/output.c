@@ -31,18 +31,6 @@ sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode)
 	return (uint32_t)(((uint64_t)mode->dotClock * 1000 + dots / 2) / dots);
 }
 
-/* Built-in panels, as DRM and most drivers name their connectors. */
-static bool
-output_is_internal(const char *name)
-{
-	static const char *const prefixes[] = { "LVDS", "eDP", "DSI" };
-
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	return false;
-}
-
 static bool
 same_timings(const xRRModeInfo *a, const xRRModeInfo *b)
 {
@@ -160,7 +148,7 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	xo->screen = screen;
 	xo->rr_output = o;
 	xo->rr_crtc = o->crtc;
-	bool internal = output_is_internal(o->name);
+	bool internal = sf_platform_output_is_internal(o->name);
 	xo->manage_refresh = sf_config_output_selected(&sx->config, o->name,
 						       internal);
 	if (!build_modes(xo, &modes))

@@ -134,35 +134,6 @@ add_gpu(struct sf_platform *p, const char *card, int minor,
 			gpu->backend ? gpu->backend->name : "no reclock backend");
 }
 
-/* The driver's own name through libdrm when the device node opens (the
- * real system only), else the sysfs driver link. */
-static void
-gpu_driver_name(const struct sf_platform *p, int minor, char *out,
-		size_t size)
-{
-	char rel[64];
-
-	out[0] = '\0';
-#ifdef SF_HAVE_LIBDRM
-	if (!p->root[0]) {
-		char node[64];
-		snprintf(node, sizeof(node), "/dev/dri/card%d", minor);
-		int fd = open(node, O_RDWR | O_CLOEXEC);
-		if (fd >= 0) {
-			drmVersionPtr v = drmGetVersion(fd);
-			if (v && v->name)
-				snprintf(out, size, "%s", v->name);
-			drmFreeVersion(v);
-			close(fd);
-			if (out[0])
-				return;
-		}
-	}
-#endif
-	snprintf(rel, sizeof(rel), "sys/class/drm/card%d/device/driver", minor);
-	read_link_name(p, rel, out, size);
-}
-
 static void
 add_connector(struct sf_platform *p, int minor, const char *name, bool lit)
 {
@@ -175,22 +146,14 @@ add_connector(struct sf_platform *p, int minor, const char *name, bool lit)
 	c->lit = lit;
 }
 
-/* The connectors of cardN through KMS, when the device node opens (the
- * real system only): the kernel's own connector types and state,
- * without probing.  Returns false to fall back to sysfs. */
-static bool
-drm_connectors(struct sf_platform *p, int minor)
-{
 #ifdef SF_HAVE_LIBDRM
-	char node[64];
-
-	if (p->root[0])
-		return false;
-	snprintf(node, sizeof(node), "/dev/dri/card%d", minor);
-	int fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return false;
+/* The connectors through KMS: the kernel's own types and state, without
+ * probing.  Returns false when KMS does not answer. */
+static bool
+kms_connectors(struct sf_platform *p, int fd, int minor)
+{
 	drmModeResPtr res = drmModeGetResources(fd);
+
 	for (int i = 0; res && i < res->count_connectors; i++) {
 		drmModeConnectorPtr c =
 			drmModeGetConnectorCurrent(fd, res->connectors[i]);
@@ -207,13 +170,42 @@ drm_connectors(struct sf_platform *p, int minor)
 	}
 	bool ok = res != NULL;
 	drmModeFreeResources(res);
-	close(fd);
 	return ok;
-#else
-	(void)p;
-	(void)minor;
-	return false;
+}
 #endif
+
+/*
+ * cardN's driver and connectors through its device node, when it opens
+ * (the real system only): the name from drmGetVersion, the connectors
+ * from KMS; else the sysfs driver link.  Returns whether the connectors
+ * came from KMS (if not, the sysfs connector directories give them).
+ */
+static bool
+probe_card(struct sf_platform *p, int minor, char *driver, size_t size)
+{
+	bool from_kms = false;
+	char rel[64];
+
+	driver[0] = '\0';
+#ifdef SF_HAVE_LIBDRM
+	char node[64];
+	snprintf(node, sizeof(node), "/dev/dri/card%d", minor);
+	int fd = p->root[0] ? -1 : open(node, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		drmVersionPtr v = drmGetVersion(fd);
+		if (v && v->name)
+			snprintf(driver, size, "%s", v->name);
+		drmFreeVersion(v);
+		from_kms = kms_connectors(p, fd, minor);
+		close(fd);
+	}
+#endif
+	if (!driver[0]) {
+		snprintf(rel, sizeof(rel), "sys/class/drm/card%d/device/driver",
+			 minor);
+		read_link_name(p, rel, driver, size);
+	}
+	return from_kms;
 }
 
 /* Cards first, with their connectors from KMS where it answers; then,
@@ -238,10 +230,9 @@ discover_drm(struct sf_platform *p)
 				 e->d_name);
 			if (pass == 0 && e->d_name[end] == '\0') {
 				char driver[32];
-				gpu_driver_name(p, minor, driver,
-						sizeof(driver));
+				from_kms[minor] = probe_card(p, minor, driver,
+							     sizeof(driver));
 				add_gpu(p, e->d_name, minor, driver, dir);
-				from_kms[minor] = drm_connectors(p, minor);
 			} else if (pass == 1 && e->d_name[end] == '-' &&
 				   !from_kms[minor]) {
 				char enabled[32] = "", dpms[32] = "";

@@ -342,6 +342,16 @@ amdgpu_dpm_mask(const char *table, char *out, size_t size)
 	}
 }
 
+/* Memory clock switches need vertical blanking time; with several heads
+ * lit they flicker or black out, so the memory clock moves with one at
+ * most, and only with ReclockMemory on. */
+static bool
+amdgpu_may_lower_memory(struct sf_platform *p, const struct sf_gpu *gpu)
+{
+	return p->options.reclock_memory &&
+	       sf_platform_lit_heads(p, gpu->minor) <= 1;
+}
+
 static int
 amdgpu_set_low(struct sf_platform *p, struct sf_gpu *gpu)
 {
@@ -381,10 +391,7 @@ amdgpu_set_low(struct sf_platform *p, struct sf_gpu *gpu)
 		gpu_write(p, gpu, AMDGPU_PROFILE, buf, false);
 	}
 	gpu_write(p, gpu, AMDGPU_SCLK, "0", false);
-	/* Memory clock switches need vertical blanking time; with several
-	 * heads lit they flicker or black out, so the memory stays. */
-	int heads = sf_platform_lit_heads(p, gpu->minor);
-	if (p->options.reclock_memory && heads <= 1)
+	if (amdgpu_may_lower_memory(p, gpu))
 		gpu_write(p, gpu, AMDGPU_MCLK, "0", false);
 	else
 		sf_platform_log(p, SF_PLATFORM_LOG_DEBUG, "gpu %s (amdgpu): "
@@ -425,14 +432,14 @@ amdgpu_describe(struct sf_platform *p, struct sf_gpu *gpu,
 	if (active >= 0)
 		sf_writer_printf(w, "gpu.%s.%s %d\n", gpu->card,
 				 AMDGPU_PROFILE, active);
-	int heads = sf_platform_lit_heads(p, gpu->minor);
-	bool mclk = p->options.reclock_memory && heads <= 1;
+	bool mclk = amdgpu_may_lower_memory(p, gpu);
 	sf_writer_printf(w, "gpu.%s.low %s=manual", gpu->card, AMDGPU_LEVEL);
 	if (saving >= 0)
 		sf_writer_printf(w, " %s=%d", AMDGPU_PROFILE, saving);
 	sf_writer_printf(w, " %s=0%s\n", AMDGPU_SCLK,
 			 mclk ? " " AMDGPU_MCLK "=0" : "");
-	sf_writer_printf(w, "gpu.%s.lit_heads %d\n", gpu->card, heads);
+	sf_writer_printf(w, "gpu.%s.lit_heads %d\n", gpu->card,
+			 sf_platform_lit_heads(p, gpu->minor));
 }
 
 static const struct sf_reclock_backend amdgpu_backend = {
