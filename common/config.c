@@ -70,6 +70,9 @@ static bool
 parse_output_list(const char *s, size_t len,
 		  char out[SF_CONFIG_STRING_MAX]);
 static bool
+parse_unneeded_list(const char *s, size_t len,
+		    char out[SF_CONFIG_STRING_MAX]);
+static bool
 parse_app_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX]);
 static bool
 parse_root_path(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX]);
@@ -79,6 +82,13 @@ static const struct sf_option_syntax output_list_syntax = {
 	.range = "comma-separated output names, internal or all",
 	.expected = "a comma-separated list of output names (letters, digits, . _ : -, at most 31 each)",
 	.parse = parse_output_list,
+};
+
+static const struct sf_option_syntax unneeded_list_syntax = {
+	.placeholder = "output,...",
+	.range = "comma-separated output names, external or all-but-internal, or empty",
+	.expected = "a comma-separated list of output names (letters, digits, . _ : -, at most 31 each), external or all-but-internal",
+	.parse = parse_unneeded_list,
 };
 
 static const struct sf_option_syntax app_list_syntax = {
@@ -121,6 +131,18 @@ static const struct sf_option options[] = {
 	OPT_INT("off-timeout", "OffTimeout", "s", 0, 86400, 600,
 		off_timeout_s,
 		"Time without input before the display is switched off (DPMS off); 0 never switches it off"),
+	OPT_INT("external-standby-timeout", "ExternalStandbyTimeout", "s",
+		-1, 86400, -1, external_standby_timeout_s,
+		"Like standby-timeout, for external outputs (connectors for monitors and projectors: HDMI, DP, DVI, VGA...), which may blank earlier and are never dimmed; -1 takes standby-timeout"),
+	OPT_INT("external-off-timeout", "ExternalOffTimeout", "s",
+		-1, 86400, -1, external_off_timeout_s,
+		"Like off-timeout, for external outputs; -1 takes off-timeout"),
+	OPT_INT("wake-request-hold", "WakeRequestHold", "s", 0, 86400, 300,
+		wake_request_hold_s,
+		"After an output is powered on on request (stillframectl output NAME on, a hotplug), how long it only enters idle stages that wake within wake-latency-limit; 0 turns this off"),
+	OPT_INT("wake-latency-limit", "WakeLatencyLimit", "ms", 0, 60000,
+		1000, wake_latency_limit_ms,
+		"The longest wake-up (from input to a frame at native refresh) allowed during wake-request-hold: with the default a monitor may go to standby (about 1 s) but not off (about 2.5 s)"),
 	OPT_INT("quick-wake-window", "QuickWakeWindow", "s", 0, 600, 10,
 		quick_wake_window_s,
 		"Input this soon after the display dimmed or blanked means the user was still there, so the dim, standby and off timeouts double; 0 turns this off"),
@@ -141,6 +163,13 @@ static const struct sf_option options[] = {
 	OPT_STRING("outputs", "Outputs", output_list_syntax, "internal",
 		   outputs,
 		   "Outputs whose refresh rate stillframe may change: internal (panels the compositor reports as built in), all, or a list of output names"),
+
+	/* output power */
+	OPT_STRING("unneeded-outputs", "UnneededOutputs", unneeded_list_syntax,
+		   "", unneeded_outputs,
+		   "Outputs kept powered off while connected (the layout stays, nothing is painted there): output names, external (connectors for monitors: HDMI, DP, DVI, VGA...), or all-but-internal; stillframectl output NAME on brings one back"),
+	OPT_BOOL("hotplug-power-on", "HotplugPowerOn", 1, hotplug_power_on,
+		 "Power on an output whose connector is plugged in while stillframe runs, even if unneeded-outputs names it (a projector plugged in for a talk comes up); stillframectl output NAME auto hands it back to unneeded-outputs"),
 	OPT_INT("active-refresh", "ActiveRefresh", "Hz", 0, 1000, 0,
 		active_refresh_hz,
 		"Refresh rate to use while the user is active; 0 uses the panel's preferred mode"),
@@ -404,6 +433,17 @@ parse_output_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
 			       SF_ARRAY_LENGTH(output_words), false);
 }
 
+/* The classes of unneeded-outputs, stored in lower case like the words
+ * of "outputs". */
+static const char *const unneeded_words[] = { "external", "all-but-internal" };
+
+static bool
+parse_unneeded_list(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
+{
+	return parse_name_list(s, len, out, OUTPUT_NAME_MAX, unneeded_words,
+			       SF_ARRAY_LENGTH(unneeded_words), true);
+}
+
 static bool
 parse_root_path(const char *s, size_t len, char out[SF_CONFIG_STRING_MAX])
 {
@@ -458,6 +498,20 @@ sf_config_output_selected(const struct sf_config *cfg,
 	/* An empty name is no output's name, and never an item. */
 	return output_name && output_name[0] &&
 	       list_has(cfg->outputs, output_name);
+}
+
+bool
+sf_config_output_unneeded(const struct sf_config *cfg,
+			  const char *output_name, enum sf_output_kind kind)
+{
+	if (kind != SF_OUTPUT_KIND_INTERNAL &&
+	    list_has(cfg->unneeded_outputs, "all-but-internal"))
+		return true;
+	if (kind == SF_OUTPUT_KIND_EXTERNAL &&
+	    list_has(cfg->unneeded_outputs, "external"))
+		return true;
+	return output_name && output_name[0] &&
+	       list_has(cfg->unneeded_outputs, output_name);
 }
 
 enum sf_priority
@@ -914,16 +968,31 @@ sf_config_set(struct sf_config *cfg, enum sf_config_namespace ns,
 
 void
 sf_config_governor_params(const struct sf_config *cfg,
+			  enum sf_output_kind kind,
 			  struct sf_governor_params *out)
 {
+	int64_t standby = cfg->standby_timeout_s, off = cfg->off_timeout_s;
+
+	if (kind == SF_OUTPUT_KIND_EXTERNAL) {
+		if (cfg->external_standby_timeout_s >= 0)
+			standby = cfg->external_standby_timeout_s;
+		if (cfg->external_off_timeout_s >= 0)
+			off = cfg->external_off_timeout_s;
+	}
 	sf_governor_params_init_default(out);
 	out->stage_timeout[SF_STATE_LOW_REFRESH] =
 		SF_MSEC(cfg->low_refresh_timeout_ms);
 	/* 0 s stays 0, which the governor reads as "stage disabled". */
 	out->stage_timeout[SF_STATE_DIM] = SF_SEC(cfg->dim_timeout_s);
-	out->stage_timeout[SF_STATE_DPMS_STANDBY] =
-		SF_SEC(cfg->standby_timeout_s);
-	out->stage_timeout[SF_STATE_DPMS_OFF] = SF_SEC(cfg->off_timeout_s);
+	out->stage_timeout[SF_STATE_DPMS_STANDBY] = SF_SEC(standby);
+	out->stage_timeout[SF_STATE_DPMS_OFF] = SF_SEC(off);
+	for (int st = 0; st < SF_STATE_COUNT; st++)
+		out->wake_latency[st] =
+			sf_governor_default_wake_latency(kind, st);
+	/* A monitor's backlight is its own (no sysfs device): dimming it
+	 * is not ours to do, and would only delay its standby. */
+	if (kind == SF_OUTPUT_KIND_EXTERNAL)
+		out->stage_timeout[SF_STATE_DIM] = 0;
 	out->reclock = cfg->reclock;
 	out->reclock_delay = SF_MSEC(cfg->reclock_delay_ms);
 	out->quick_wake_window = SF_SEC(cfg->quick_wake_window_s);

@@ -64,6 +64,18 @@ struct sf_output {
 	enum sf_dpms_level dpms;
 	int32_t backlight;		/* percent we asked for */
 
+	/* Output power: what the kind and unneeded-outputs say, what the
+	 * user asked, and what was carried out. */
+	enum sf_output_kind kind;
+	bool unneeded;
+	enum sf_output_power power_request;
+	bool powered;
+	bool power_dirty;		/* policy not applied yet */
+	bool power_unsupported_logged;
+	/* A wake request (power-on on request, hotplug) limits how deep
+	 * the output may go until then. */
+	sf_time_t wake_hold_until;
+
 	struct sf_list surfaces;	/* sf_surface.output_link */
 	struct sf_vote *votes;		/* scratch, n_votes_cap long */
 	size_t n_votes_cap;
@@ -143,6 +155,7 @@ update_energy(struct sf_core *core, sf_time_t now)
 			.refresh_mhz = o->modes[o->current].refresh_mhz,
 			.state = o->gov.state,
 			.dim_percent = (int32_t)core->config.dim_brightness_pct,
+			.powered_off = !o->powered,
 		};
 		struct sf_energy_output_state base = {
 			.refresh_mhz = o->modes[o->original].refresh_mhz,
@@ -170,9 +183,9 @@ update_reclock(struct sf_core *core, sf_time_t now)
 	enum sf_reclock_level want = core->n_outputs ? SF_RECLOCK_LOW :
 						       SF_RECLOCK_NORMAL;
 
-	/* The GPU is shared: low only when every output agrees. */
+	/* The GPU is shared: low only when every lit output agrees. */
 	sf_list_for_each(o, &core->outputs, struct sf_output, link)
-		if (o->gov.reclock != SF_RECLOCK_LOW)
+		if (o->powered && o->gov.reclock != SF_RECLOCK_LOW)
 			want = SF_RECLOCK_NORMAL;
 	if (want == core->reclock || !core->config.enable)
 		return;
@@ -347,7 +360,8 @@ reselect(struct sf_output *o, sf_time_t now)
 	struct sf_selection sel;
 	sf_selector_choose(&o->sel, &in, now, &sel);
 	o->selector_retry = sel.retry_at;
-	if (!core->config.enable || o->switch_failed)
+	/* Powered off, it shows nothing at any rate. */
+	if (!core->config.enable || o->switch_failed || !o->powered)
 		return;
 	if (sel.mode != o->current && switch_mode(o, sel.mode, sel.reason, now))
 		update_energy(core, now);
@@ -375,7 +389,7 @@ apply_transition(struct sf_output *o, const struct sf_governor_transition *tr,
 			 sf_idle_state_name(tr->to),
 			 sf_governor_reason_name(tr->reason));
 		sf_output_stats_enter_state(&o->stats, tr->to, now);
-		if (core->config.enable) {
+		if (core->config.enable && o->powered) {
 			if (tr->to == SF_STATE_DIM)
 				set_backlight(o, (int32_t)core->config
 							.dim_brightness_pct);
@@ -408,11 +422,129 @@ request_flush(struct sf_output *o)
 {
 	struct sf_core *core = o->core;
 
-	if (o->flush_requested || !o->gate.pending)
+	if (o->flush_requested || !o->gate.pending || !o->powered)
 		return;
 	o->flush_requested = true;
 	if (core->iface.schedule_repaint)
 		core->iface.schedule_repaint(core->data, o);
+}
+
+/* --- output power --- */
+
+static bool
+power_wanted(const struct sf_output *o)
+{
+	/* Watching only, or paused: the user's outputs stay as they are. */
+	if (!o->core->config.enable)
+		return true;
+	switch (o->power_request) {
+	case SF_OUTPUT_POWER_ON:
+		return true;
+	case SF_OUTPUT_POWER_OFF:
+		return false;
+	case SF_OUTPUT_POWER_AUTO:
+		break;
+	}
+	return !o->unneeded;
+}
+
+static const char *
+power_reason(const struct sf_output *o)
+{
+	if (!o->core->config.enable)
+		return o->core->paused ? "paused" : "enable=false";
+	switch (o->power_request) {
+	case SF_OUTPUT_POWER_ON:
+	case SF_OUTPUT_POWER_OFF:
+		return "on request";
+	case SF_OUTPUT_POWER_AUTO:
+		break;
+	}
+	return o->unneeded ? "listed in unneeded-outputs" :
+			     "not listed in unneeded-outputs";
+}
+
+/* The deepest state the output may enter now: an inhibitor keeps the
+ * screen visible (low refresh is invisible); a recent wake request
+ * allows only stages that wake within wake-latency-limit. */
+static void
+update_cap(struct sf_output *o, sf_time_t now)
+{
+	struct sf_governor_transition tr;
+	enum sf_idle_state cap = o->inhibit_count ? SF_STATE_LOW_REFRESH :
+						    SF_STATE_DPMS_OFF;
+
+	if (now < o->wake_hold_until) {
+		enum sf_idle_state within = sf_governor_deepest_within(
+			&o->gov, SF_MSEC(o->core->config.wake_latency_limit_ms));
+		if (within < cap)
+			cap = within;
+	}
+	if (sf_governor_set_cap(&o->gov, cap, now, &tr))
+		apply_transition(o, &tr, now);
+}
+
+static void
+wake_one(struct sf_output *o, sf_time_t now)
+{
+	struct sf_governor_transition tr;
+
+	if (sf_governor_notify_input(&o->gov, now, &tr))
+		apply_transition(o, &tr, now);
+}
+
+static void
+apply_power(struct sf_output *o, sf_time_t now)
+{
+	struct sf_core *core = o->core;
+	bool want = power_wanted(o);
+
+	o->power_dirty = false;
+	if (want == o->powered)
+		return;
+	if (!core->iface.set_output_power) {
+		if (!o->power_unsupported_logged)
+			core_log(core, SF_LOG_INFO, "output %s: cannot be "
+				 "powered off here (%s); it stays on",
+				 o->name, power_reason(o));
+		o->power_unsupported_logged = true;
+		return;
+	}
+	if (!core->iface.set_output_power(core->data, o, want)) {
+		core_log(core, SF_LOG_ERROR, "output %s: powering %s failed; "
+			 "it stays %s", o->name, want ? "on" : "off",
+			 want ? "off" : "on");
+		return;
+	}
+	sf_output_stats_set_powered(&o->stats, want, now);
+	o->powered = want;
+	core_log(core, SF_LOG_INFO, "output %s (%s): powered %s (%s)",
+		 o->name, sf_output_kind_name(o->kind), want ? "on" : "off",
+		 power_reason(o));
+	if (want) {
+		/* Back as the user left it: lit, native, painted. */
+		o->dpms = SF_DPMS_ON;
+		o->backlight = 100;
+		wake_one(o, now);
+		reselect(o, now);
+		sf_repaint_gate_force(&o->gate, SF_FORCE_OTHER, now);
+		o->flush_requested = false;
+		if (core->iface.schedule_repaint)
+			core->iface.schedule_repaint(core->data, o);
+	}
+	update_reclock(core, now);
+	update_energy(core, now);
+}
+
+static void
+wake_request(struct sf_output *o, sf_time_t now)
+{
+	const struct sf_config *cfg = &o->core->config;
+
+	if (cfg->wake_request_hold_s > 0)
+		o->wake_hold_until = now + SF_SEC(cfg->wake_request_hold_s);
+	wake_one(o, now);
+	update_cap(o, now);
 }
 
 /* --- core --- */
@@ -432,7 +564,8 @@ sf_core_create(const struct sf_config *config,
 		core->iface = *iface;
 	core->data = data;
 	sf_classifier_params_init_default(&core->classifier);
-	sf_config_governor_params(config, &core->governor);
+	sf_config_governor_params(config, SF_OUTPUT_KIND_INTERNAL,
+				  &core->governor);
 	sf_config_selector_params(config, &core->selector);
 	sf_config_suppress_params(config, &core->suppress);
 	sf_config_energy_params(config, &energy);
@@ -583,10 +716,15 @@ sf_core_set_paused(struct sf_core *core, bool paused, sf_time_t now)
 		core->config.enable = core->enable_before_pause;
 		core_log(core, SF_LOG_INFO, "policy resumed");
 		sf_core_notify_input(core, SF_INPUT_KEY, now);
+		sf_list_for_each(o, &core->outputs, struct sf_output, link)
+			apply_power(o, now);
 		return;
 	}
 	if (core->config.enable) {
 		sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+			/* Powered back on below, as the user had it. */
+			if (!o->powered)
+				continue;
 			if (o->current != o->original && !o->switch_failed)
 				switch_mode(o, o->original, "paused", now);
 			set_backlight(o, 100);
@@ -606,6 +744,9 @@ sf_core_set_paused(struct sf_core *core, bool paused, sf_time_t now)
 	core->enable_before_pause = core->config.enable;
 	core->config.enable = false;
 	core->paused = true;
+	/* Disabled, every output is wanted on. */
+	sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		apply_power(o, now);
 	update_energy(core, now);
 	core_log(core, SF_LOG_INFO, "policy paused: the user's settings are "
 		 "back and nothing is held");
@@ -622,6 +763,12 @@ sf_core_dispatch(struct sf_core *core, sf_time_t now)
 {
 	reclassify_expired(core, now);
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		if (o->power_dirty)
+			apply_power(o, now);
+		if (o->wake_hold_until && o->wake_hold_until <= now) {
+			o->wake_hold_until = 0;
+			update_cap(o, now);
+		}
 		run_governor(o, now);
 		if (o->pointer_moving &&
 		    now - sf_seat_activity_last(&core->seat, SF_INPUT_POINTER) >=
@@ -643,8 +790,10 @@ sf_core_next_deadline(const struct sf_core *core)
 	sf_time_t next = core->surface_expiry;
 
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
-		if (o->votes_dirty)
+		if (o->votes_dirty || o->power_dirty)
 			return 0;	/* a vote changed: dispatch at once */
+		if (o->wake_hold_until && o->wake_hold_until < next)
+			next = o->wake_hold_until;
 		sf_time_t t = sf_governor_next_deadline(&o->gov);
 		if (t < next)
 			next = t;
@@ -752,11 +901,21 @@ sf_output_create(struct sf_core *core, const char *name,
 	o->backlight = 100;
 	o->dpms = SF_DPMS_ON;
 	o->selector_retry = SF_TIME_NEVER;
-	sf_governor_init(&o->gov, &core->governor, now);
+	o->powered = true;
+	o->kind = sf_output_kind_from_name(name);
+	o->unneeded = sf_config_output_unneeded(&core->config, o->name,
+						o->kind);
+	/* Applied at the first dispatch, or when the adapter sets the
+	 * kind: the adapter has not tied its data to `o` yet. */
+	o->power_dirty = o->unneeded;
+	struct sf_governor_params gp;
+	sf_config_governor_params(&core->config, o->kind, &gp);
+	sf_governor_init(&o->gov, &gp, now);
 	sf_selector_init(&o->sel, &core->selector);
 	sf_repaint_gate_init(&o->gate);
 	sf_output_stats_init(&o->stats, o->gov.state, now);
 	o->stats.refresh_mhz = modes[current].refresh_mhz;
+	o->stats.kind = o->kind;
 	sf_list_init(&o->surfaces);
 	sf_list_insert_tail(&core->outputs, &o->link);
 	core->n_outputs++;
@@ -776,6 +935,11 @@ sf_output_destroy(struct sf_output *o)
 
 	/* Put back what the user had. */
 	if (core->config.enable) {
+		if (!o->powered && core->iface.set_output_power &&
+		    core->iface.set_output_power(core->data, o, true)) {
+			o->powered = true;
+			o->dpms = SF_DPMS_ON;
+		}
 		if (o->current != o->original && !o->switch_failed)
 			switch_mode(o, o->original, "restore", 0);
 		set_backlight(o, 100);
@@ -844,16 +1008,80 @@ sf_output_get_stats(const struct sf_output *o)
 	return &o->stats;
 }
 
-static void
-update_cap(struct sf_output *o, sf_time_t now)
-{
-	struct sf_governor_transition tr;
-	/* An inhibitor keeps the screen on; low refresh is invisible. */
-	enum sf_idle_state cap = o->inhibit_count ? SF_STATE_LOW_REFRESH :
-						    SF_STATE_DPMS_OFF;
 
-	if (sf_governor_set_cap(&o->gov, cap, now, &tr))
-		apply_transition(o, &tr, now);
+void
+sf_output_set_kind(struct sf_output *o, enum sf_output_kind kind,
+		   sf_time_t now)
+{
+	struct sf_core *core = o->core;
+	struct sf_governor_params gp;
+
+	o->kind = kind;
+	o->stats.kind = kind;
+	o->unneeded = sf_config_output_unneeded(&core->config, o->name, kind);
+	sf_config_governor_params(&core->config, kind, &gp);
+	sf_governor_set_params(&o->gov, &gp);
+	apply_power(o, now);
+}
+
+enum sf_output_kind
+sf_output_get_kind(const struct sf_output *o)
+{
+	return o->kind;
+}
+
+void
+sf_output_request_power(struct sf_output *o, enum sf_output_power request,
+			sf_time_t now)
+{
+	if ((unsigned)request > SF_OUTPUT_POWER_OFF)
+		request = SF_OUTPUT_POWER_AUTO;
+	o->power_request = request;
+	o->stats.power_request = request;
+	core_log(o->core, SF_LOG_INFO, "output %s: power %s requested",
+		 o->name, sf_output_power_name(request));
+	apply_power(o, now);
+	if (request == SF_OUTPUT_POWER_ON && o->powered)
+		wake_request(o, now);
+}
+
+void
+sf_output_notify_hotplug(struct sf_output *o, sf_time_t now)
+{
+	if (!o->core->config.hotplug_power_on) {
+		core_log(o->core, SF_LOG_INFO, "output %s: plugged in; "
+			 "hotplug-power-on=false, so it stays %s", o->name,
+			 o->powered ? "on" : "off");
+		return;
+	}
+	o->power_request = SF_OUTPUT_POWER_ON;
+	o->stats.power_request = SF_OUTPUT_POWER_ON;
+	core_log(o->core, SF_LOG_INFO, "output %s: plugged in; powered on "
+		 "(hotplug-power-on)", o->name);
+	apply_power(o, now);
+	if (o->powered)
+		wake_request(o, now);
+}
+
+bool
+sf_output_is_powered(const struct sf_output *o)
+{
+	return o->powered;
+}
+
+enum sf_output_power
+sf_output_get_power_request(const struct sf_output *o)
+{
+	return o->power_request;
+}
+
+struct sf_output *
+sf_core_find_output(struct sf_core *core, const char *name)
+{
+	sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		if (name && strcmp(o->name, name) == 0)
+			return o;
+	return NULL;
 }
 
 void
@@ -884,6 +1112,14 @@ sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
 	enum sf_repaint_reason reason;
 	sf_time_t until = SF_TIME_NEVER;
 
+	/* Powered off: nothing is shown, whatever changed.  The damage
+	 * waits for the power-on, which paints. */
+	if (!o->powered) {
+		o->stats.suppressed++;
+		if (deadline)
+			*deadline = SF_TIME_NEVER;
+		return SF_REPAINT_DEFER;
+	}
 	/* Content that changed its rate is served from this frame on. */
 	if (o->votes_dirty)
 		reselect(o, now);
@@ -1189,9 +1425,11 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 {
 	if (!s->core->config.enable || s->priority == SF_PRIORITY_ESSENTIAL)
 		return 0;
-	/* Background: as if unfocused with the user away, whatever the
-	 * focus and the input say. */
-	if (s->priority == SF_PRIORITY_BACKGROUND)
+	/* Background, or on an output that is powered off: as if
+	 * unfocused with the user away, whatever the focus and the input
+	 * say. */
+	if (s->priority == SF_PRIORITY_BACKGROUND ||
+	    (s->output && !s->output->powered))
 		return sf_suppress_throttle_interval(&s->core->suppress,
 						     s->cls.cls, false, true);
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,

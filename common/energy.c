@@ -33,6 +33,10 @@ sf_energy_output_power(const struct sf_energy_params *params,
 	double link = params->link_w_per_hz * state->refresh_mhz / 1000.0;
 	double watts = params->output_w;
 
+	/* Unlike DPMS off, which keeps the port ready to wake in a frame,
+	 * a powered-off output costs nothing. */
+	if (state->powered_off)
+		return 0.0;
 	switch (state->state) {
 	case SF_STATE_ACTIVE:
 	case SF_STATE_LOW_REFRESH:

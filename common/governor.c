@@ -24,6 +24,36 @@ sf_governor_params_init_default(struct sf_governor_params *params)
 	params->reclock_delay = SF_SEC(2);
 	params->quick_wake_window = SF_SEC(10);
 	params->max_backoff = 2;
+	for (int st = 0; st < SF_STATE_COUNT; st++)
+		params->wake_latency[st] = sf_governor_default_wake_latency(
+			SF_OUTPUT_KIND_INTERNAL, st);
+}
+
+sf_time_t
+sf_governor_default_wake_latency(enum sf_output_kind kind,
+				 enum sf_idle_state state)
+{
+	bool cable = kind == SF_OUTPUT_KIND_EXTERNAL;
+
+	switch (state) {
+	case SF_STATE_ACTIVE:
+		return 0;
+	case SF_STATE_LOW_REFRESH:
+		/* The switch back is one frame of the low rate. */
+		return SF_MSEC(34);
+	case SF_STATE_DIM:
+		return SF_MSEC(34);
+	case SF_STATE_DPMS_STANDBY:
+		/* A panel only relights; a monitor leaves its standby. */
+		return cable ? SF_MSEC(1000) : SF_MSEC(50);
+	case SF_STATE_DPMS_OFF:
+		/* eDP power sequencing and link training take about
+		 * 250 ms; a monitor resynchronises in seconds. */
+		return cable ? SF_MSEC(2500) : SF_MSEC(250);
+	case SF_STATE_COUNT:
+		break;
+	}
+	return SF_TIME_NEVER;
 }
 
 static sf_time_t
@@ -223,6 +253,28 @@ sf_governor_set_cap(struct sf_governor *gov, enum sf_idle_state cap,
 	governor_enter(gov, to, now);
 	transition_end(gov, out);
 	return true;
+}
+
+enum sf_idle_state
+sf_governor_deepest_within(const struct sf_governor *gov, sf_time_t latency)
+{
+	enum sf_idle_state deepest = SF_STATE_ACTIVE;
+
+	for (int st = SF_STATE_LOW_REFRESH; st <= DEEPEST_STATE; st++) {
+		if (!stage_enabled(gov, st))
+			continue;
+		if (gov->params.wake_latency[st] > latency)
+			break;
+		deepest = st;
+	}
+	return deepest;
+}
+
+void
+sf_governor_set_params(struct sf_governor *gov,
+		       const struct sf_governor_params *params)
+{
+	gov->params = *params;
 }
 
 bool

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <string.h>
+
 #include "sf-types.h"
 
 /* Names used in logs, traces and stats; they are part of the trace and
@@ -56,4 +58,55 @@ sf_content_type_name(enum sf_content_type type)
 	case SF_CONTENT_GAME: return "game";
 	}
 	return "invalid";
+}
+
+const char *
+sf_output_kind_name(enum sf_output_kind kind)
+{
+	switch (kind) {
+	case SF_OUTPUT_KIND_INTERNAL: return "internal";
+	case SF_OUTPUT_KIND_EXTERNAL: return "external";
+	case SF_OUTPUT_KIND_VIRTUAL: return "virtual";
+	}
+	return "invalid";
+}
+
+const char *
+sf_output_power_name(enum sf_output_power power)
+{
+	switch (power) {
+	case SF_OUTPUT_POWER_AUTO: return "auto";
+	case SF_OUTPUT_POWER_ON: return "on";
+	case SF_OUTPUT_POWER_OFF: return "off";
+	}
+	return "invalid";
+}
+
+static bool
+has_prefix(const char *name, const char *prefix)
+{
+	return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+enum sf_output_kind
+sf_output_kind_from_name(const char *name)
+{
+	/* The kernel's connector type names (drm_connector_enum_list),
+	 * which RandR drivers use too; "DisplayPort" and "HDMI" cover the
+	 * older spellings of some X drivers. */
+	static const char *const internal[] = { "eDP", "LVDS", "DSI", "DPI" };
+	static const char *const external[] = {
+		"HDMI", "DP", "DisplayPort", "DVI", "VGA", "TV", "Composite",
+		"SVIDEO", "S-video", "Component", "DIN", "USB",
+	};
+
+	if (!name)
+		return SF_OUTPUT_KIND_VIRTUAL;
+	for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
+		if (has_prefix(name, internal[i]))
+			return SF_OUTPUT_KIND_INTERNAL;
+	for (size_t i = 0; i < sizeof(external) / sizeof(external[0]); i++)
+		if (has_prefix(name, external[i]))
+			return SF_OUTPUT_KIND_EXTERNAL;
+	return SF_OUTPUT_KIND_VIRTUAL;
 }

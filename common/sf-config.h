@@ -81,6 +81,10 @@ struct sf_config {
 	int64_t dim_brightness_pct;
 	int64_t standby_timeout_s;
 	int64_t off_timeout_s;
+	int64_t external_standby_timeout_s;	/* -1: as standby-timeout */
+	int64_t external_off_timeout_s;		/* -1: as off-timeout */
+	int64_t wake_request_hold_s;
+	int64_t wake_latency_limit_ms;
 	int64_t quick_wake_window_s;
 	bool reclock;
 	int64_t reclock_delay_ms;
@@ -89,6 +93,9 @@ struct sf_config {
 	char platform_root[SF_CONFIG_STRING_MAX];
 	/* refresh selector */
 	char outputs[SF_CONFIG_STRING_MAX];	/* normalised "a,b,c" */
+	/* output power */
+	char unneeded_outputs[SF_CONFIG_STRING_MAX];	/* "a,b" or "" */
+	bool hotplug_power_on;
 	int64_t active_refresh_hz;
 	int64_t idle_min_refresh_hz;
 	int64_t pointer_min_refresh_hz;
@@ -164,6 +171,13 @@ bool
 sf_config_output_selected(const struct sf_config *cfg,
 			  const char *output_name, bool is_internal);
 
+/* Whether the "unneeded-outputs" list names the output: by name
+ * (exactly), or as "external" (kind EXTERNAL) or "all-but-internal"
+ * (any kind but INTERNAL). */
+bool
+sf_config_output_unneeded(const struct sf_config *cfg,
+			  const char *output_name, enum sf_output_kind kind);
+
 /* The priority the essential-apps and background-apps lists give an
  * application known by `app` (a Wayland app_id, or an X WM_CLASS
  * instance) and `app_class` (the WM_CLASS class; NULL on Wayland):
@@ -174,8 +188,12 @@ enum sf_priority
 sf_config_app_priority(const struct sf_config *cfg, const char *app,
 		       const char *app_class);
 
+/* The governor of an output of `kind`: external outputs take the
+ * external-*-timeout values and a monitor's wake latencies, and are never
+ * dimmed; virtual ones are treated as internal. */
 void
 sf_config_governor_params(const struct sf_config *cfg,
+			  enum sf_output_kind kind,
 			  struct sf_governor_params *out);
 
 void

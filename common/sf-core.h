@@ -50,6 +50,12 @@ struct sf_core_interface {
 	bool (*set_reclock)(void *data, enum sf_reclock_level level);
 	/* Held damage must be painted now (deadline, or unblocked). */
 	void (*schedule_repaint)(void *data, struct sf_output *output);
+	/* Off: the output is dark and unpowered as far as the display
+	 * server can make it (KMS: DPMS off and no frames; RandR: CRTC
+	 * disabled, layout kept).  On: as the user had it, lit and
+	 * painted at the next repaint. */
+	bool (*set_output_power)(void *data, struct sf_output *output,
+				 bool on);
 };
 
 struct sf_core *
@@ -142,6 +148,38 @@ sf_output_get_state(const struct sf_output *output);
 
 const struct sf_output_stats *
 sf_output_get_stats(const struct sf_output *output);
+
+/* The output's kind (sf_output_create guesses it from the name); the
+ * adapter corrects it once it has tied its data to the output, and the
+ * unneeded-outputs policy is applied then. */
+void
+sf_output_set_kind(struct sf_output *output, enum sf_output_kind kind,
+		   sf_time_t now);
+
+enum sf_output_kind
+sf_output_get_kind(const struct sf_output *output);
+
+/* What the user asked: ON powers the output and wakes it (a wake
+ * request: see wake-request-hold), OFF powers it off, AUTO hands it to
+ * unneeded-outputs. */
+void
+sf_output_request_power(struct sf_output *output,
+			enum sf_output_power request, sf_time_t now);
+
+/* The output's connector was plugged in after being disconnected:
+ * powered on and woken unless hotplug-power-on=false. */
+void
+sf_output_notify_hotplug(struct sf_output *output, sf_time_t now);
+
+bool
+sf_output_is_powered(const struct sf_output *output);
+
+enum sf_output_power
+sf_output_get_power_request(const struct sf_output *output);
+
+/* By name, or NULL. */
+struct sf_output *
+sf_core_find_output(struct sf_core *core, const char *name);
 
 /* Idle inhibitors on this output (zwp_idle_inhibitor_v1 on a visible
  * surface, a screensaver-inhibit request): nested. */

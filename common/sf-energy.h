@@ -32,6 +32,7 @@ struct sf_energy_output_state {
 	uint32_t refresh_mhz;
 	enum sf_idle_state state;
 	int32_t dim_percent;		/* backlight while DIM, 1..100 */
+	bool powered_off;		/* port off: nothing is drawn */
 };
 
 void

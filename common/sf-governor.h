@@ -30,6 +30,10 @@ struct sf_governor_params {
 	 * idle period completes a stage without such a quick wake. */
 	sf_time_t quick_wake_window;
 	unsigned max_backoff;
+	/* How long the output takes, from input, to show a frame at its
+	 * native refresh again from each state: the cost of going deeper,
+	 * which a cap by latency (sf_governor_deepest_within) weighs. */
+	sf_time_t wake_latency[SF_STATE_COUNT];
 };
 
 struct sf_governor {
@@ -66,6 +70,13 @@ struct sf_governor_transition {
 void
 sf_governor_params_init_default(struct sf_governor_params *params);
 
+/* The model's wake latency of `state` on an output of `kind`: a panel
+ * relights in a few hundred milliseconds, a monitor on a cable takes
+ * seconds to find its signal again. */
+sf_time_t
+sf_governor_default_wake_latency(enum sf_output_kind kind,
+				 enum sf_idle_state state);
+
 void
 sf_governor_init(struct sf_governor *gov,
 		 const struct sf_governor_params *params, sf_time_t now);
@@ -81,6 +92,18 @@ sf_governor_notify_input(struct sf_governor *gov, sf_time_t now,
 bool
 sf_governor_set_cap(struct sf_governor *gov, enum sf_idle_state cap,
 		    sf_time_t now, struct sf_governor_transition *out);
+
+/* The deepest enabled state whose wake latency is at most `latency`
+ * (ACTIVE if none). */
+enum sf_idle_state
+sf_governor_deepest_within(const struct sf_governor *gov, sf_time_t latency);
+
+/* New timeouts and latencies (the output's kind became known); the state
+ * and timers keep running, a stage now due is entered at the next
+ * update. */
+void
+sf_governor_set_params(struct sf_governor *gov,
+		       const struct sf_governor_params *params);
 
 /* High-rate content (video, animation) is visible: no reclocking. */
 bool

@@ -24,6 +24,13 @@ struct sf_output_stats {
 	enum sf_idle_state state;
 	sf_time_t state_since;
 	uint32_t refresh_mhz;
+	/* Output power (unneeded-outputs, stillframectl output). */
+	enum sf_output_kind kind;
+	enum sf_output_power power_request;
+	bool powered;
+	uint64_t power_changes;
+	sf_time_t powered_off_time;	/* closed periods */
+	sf_time_t powered_off_since;	/* while !powered */
 };
 
 struct sf_surface_stats {
@@ -46,6 +53,16 @@ sf_output_stats_enter_state(struct sf_output_stats *stats,
 sf_time_t
 sf_output_stats_time_in_state(const struct sf_output_stats *stats,
 			      enum sf_idle_state state, sf_time_t now);
+
+/* The output's power changed (stats->powered still holds the old). */
+void
+sf_output_stats_set_powered(struct sf_output_stats *stats, bool powered,
+			    sf_time_t now);
+
+/* Time spent powered off, the running period included. */
+sf_time_t
+sf_output_stats_powered_off_time(const struct sf_output_stats *stats,
+				 sf_time_t now);
 
 /* Where serialised text goes. */
 struct sf_writer {

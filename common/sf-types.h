@@ -59,6 +59,21 @@ enum sf_reclock_level {
 	SF_RECLOCK_LOW,
 };
 
+/* Where an output's connector is, for the per-kind policy
+ * (unneeded-outputs, external-*-timeout).  Part of the status format. */
+enum sf_output_kind {
+	SF_OUTPUT_KIND_INTERNAL = 0,	/* built-in panel: eDP, LVDS, DSI */
+	SF_OUTPUT_KIND_EXTERNAL,	/* a connector for a monitor */
+	SF_OUTPUT_KIND_VIRTUAL,		/* headless, dummy, virtual, other */
+};
+
+/* What the user asked for an output's power (stillframectl output). */
+enum sf_output_power {
+	SF_OUTPUT_POWER_AUTO = 0,	/* as unneeded-outputs says */
+	SF_OUTPUT_POWER_ON,
+	SF_OUTPUT_POWER_OFF,
+};
+
 /* What a surface shows, as far as the classifier can tell. */
 enum sf_class {
 	SF_CLASS_STATIC = 0,	/* no regular updates (includes sporadic ones) */
@@ -96,5 +111,18 @@ sf_input_kind_name(enum sf_input_kind kind);
 
 const char *
 sf_content_type_name(enum sf_content_type type);
+
+const char *
+sf_output_kind_name(enum sf_output_kind kind);
+
+const char *
+sf_output_power_name(enum sf_output_power power);
+
+/* The kind of a connector from its name as KMS and RandR spell it
+ * ("eDP-1", "HDMI-A-1", "DP-2", "VGA-1", "Virtual-1"); unknown names
+ * are virtual.  An adapter that knows better (Weston's
+ * connection_internal) says so itself. */
+enum sf_output_kind
+sf_output_kind_from_name(const char *name);
 
 #endif /* SF_TYPES_H */

@@ -12,6 +12,7 @@ sf_output_stats_init(struct sf_output_stats *stats,
 	*stats = (struct sf_output_stats){
 		.state = state,
 		.state_since = now,
+		.powered = true,
 	};
 }
 
@@ -33,6 +34,31 @@ sf_output_stats_time_in_state(const struct sf_output_stats *stats,
 
 	if (state == stats->state && now > stats->state_since)
 		t += now - stats->state_since;
+	return t;
+}
+
+void
+sf_output_stats_set_powered(struct sf_output_stats *stats, bool powered,
+			    sf_time_t now)
+{
+	if (powered == stats->powered)
+		return;
+	if (powered && now > stats->powered_off_since)
+		stats->powered_off_time += now - stats->powered_off_since;
+	if (!powered)
+		stats->powered_off_since = now;
+	stats->powered = powered;
+	stats->power_changes++;
+}
+
+sf_time_t
+sf_output_stats_powered_off_time(const struct sf_output_stats *stats,
+				 sf_time_t now)
+{
+	sf_time_t t = stats->powered_off_time;
+
+	if (!stats->powered && now > stats->powered_off_since)
+		t += now - stats->powered_off_since;
 	return t;
 }
 
@@ -106,6 +132,15 @@ sf_stats_write_text(const struct sf_stats_view *view,
 
 		sf_writer_printf(w, "output.%s.state %s\n", n,
 				 sf_idle_state_name(s->state));
+		sf_writer_printf(w, "output.%s.kind %s\n", n,
+				 sf_output_kind_name(s->kind));
+		sf_writer_printf(w, "output.%s.power %s\n", n,
+				 s->powered ? "on" : "off");
+		sf_writer_printf(w, "output.%s.power_request %s\n", n,
+				 sf_output_power_name(s->power_request));
+		sf_writer_printf(w, "output.%s.time.powered_off_s %.3f\n", n,
+				 seconds(sf_output_stats_powered_off_time(
+					 s, view->now)));
 		sf_writer_printf(w, "output.%s.refresh_mhz %u\n", n,
 				 s->refresh_mhz);
 		sf_writer_printf(w, "output.%s.commits %llu\n", n,
@@ -184,6 +219,8 @@ static const struct prom_counter prom_output_counters[] = {
 	  offsetof(struct sf_output_stats, mode_switches) },
 	{ "dpms_changes_total", "DPMS level changes.",
 	  offsetof(struct sf_output_stats, dpms_changes) },
+	{ "power_changes_total", "Output powered off or on by stillframe.",
+	  offsetof(struct sf_output_stats, power_changes) },
 };
 
 void
@@ -225,6 +262,27 @@ sf_stats_write_prometheus(const struct sf_stats_view *view,
 		write_label_value(w, view->outputs[i].name);
 		sf_writer_printf(w, "\"} %.3f\n",
 				 view->outputs[i].stats->refresh_mhz / 1000.0);
+	}
+
+	prom_header(w, "output_powered", "gauge",
+		    "1 while the output is powered, 0 while stillframe keeps it off.");
+	for (size_t i = 0; i < view->n_outputs; i++) {
+		sf_writer_printf(w, "stillframe_output_powered{output=\"");
+		write_label_value(w, view->outputs[i].name);
+		sf_writer_printf(w, "\",kind=\"%s\"} %d\n",
+				 sf_output_kind_name(view->outputs[i].stats->kind),
+				 view->outputs[i].stats->powered);
+	}
+
+	prom_header(w, "powered_off_seconds_total", "counter",
+		    "Time the output was kept powered off.");
+	for (size_t i = 0; i < view->n_outputs; i++) {
+		sf_writer_printf(w,
+			"stillframe_powered_off_seconds_total{output=\"");
+		write_label_value(w, view->outputs[i].name);
+		sf_writer_printf(w, "\"} %.3f\n",
+				 seconds(sf_output_stats_powered_off_time(
+					 view->outputs[i].stats, view->now)));
 	}
 
 	prom_header(w, "state_seconds_total", "counter",

@@ -30,6 +30,14 @@ static const struct {
 	  SF_OPTION_INT },
 	{ "off-timeout", "OffTimeout", "s", "0..86400", "600",
 	  SF_OPTION_INT },
+	{ "external-standby-timeout", "ExternalStandbyTimeout", "s",
+	  "-1..86400", "-1", SF_OPTION_INT },
+	{ "external-off-timeout", "ExternalOffTimeout", "s", "-1..86400",
+	  "-1", SF_OPTION_INT },
+	{ "wake-request-hold", "WakeRequestHold", "s", "0..86400", "300",
+	  SF_OPTION_INT },
+	{ "wake-latency-limit", "WakeLatencyLimit", "ms", "0..60000", "1000",
+	  SF_OPTION_INT },
 	{ "quick-wake-window", "QuickWakeWindow", "s", "0..600", "10",
 	  SF_OPTION_INT },
 	{ "reclock", "Reclock", NULL, "true|false", "true", SF_OPTION_BOOL },
@@ -45,6 +53,11 @@ static const struct {
 	{ "outputs", "Outputs", NULL,
 	  "comma-separated output names, internal or all", "internal",
 	  SF_OPTION_STRING },
+	{ "unneeded-outputs", "UnneededOutputs", NULL,
+	  "comma-separated output names, external or all-but-internal, or "
+	  "empty", "", SF_OPTION_STRING },
+	{ "hotplug-power-on", "HotplugPowerOn", NULL, "true|false", "true",
+	  SF_OPTION_BOOL },
 	{ "active-refresh", "ActiveRefresh", "Hz", "0..1000", "0",
 	  SF_OPTION_INT },
 	{ "idle-min-refresh", "IdleMinRefresh", "Hz", "1..1000", "30",
@@ -164,6 +177,15 @@ is_app_list(const struct sf_option *o)
 {
 	return o->type == SF_OPTION_STRING &&
 	       strcmp(o->syntax->placeholder, "app,...") == 0;
+}
+
+/* Lists that may be empty: the app lists and unneeded-outputs. */
+static bool
+list_may_be_empty(const struct sf_option *o)
+{
+	return is_app_list(o) ||
+	       (o->type == SF_OPTION_STRING &&
+		strcmp(o->key, "unneeded-outputs") == 0);
 }
 
 /* The one STRING option that is a directory, not a list. */
@@ -661,7 +683,7 @@ bad_cases(const struct sf_option *o, struct bad_case *out,
 			break;
 		}
 		/* Empty lists (app lists may be empty) and empty items. */
-		if (!is_app_list(o)) {
+		if (!list_may_be_empty(o)) {
 			ADD(SF_CONFIG_INVALID_VALUE, "%s", "");
 			ADD(SF_CONFIG_INVALID_VALUE, " \t ");
 		}
@@ -1395,7 +1417,7 @@ SF_TEST(default_converters_match_the_modules_defaults)
 	struct sf_selector_params sel;
 
 	sf_config_init_defaults(&cfg);
-	sf_config_governor_params(&cfg, &g);
+	sf_config_governor_params(&cfg, SF_OUTPUT_KIND_INTERNAL, &g);
 	sf_governor_params_init_default(&g_def);
 	for (int st = SF_STATE_LOW_REFRESH; st < SF_STATE_COUNT; st++)
 		sf_assert_int_eq(g.stage_timeout[st], g_def.stage_timeout[st]);
@@ -1472,7 +1494,7 @@ SF_TEST(converters_produce_nanoseconds_and_millihertz)
 	sf_config_init_defaults(&cfg);
 	sf_assert(set_all(&cfg, pairs, SF_ARRAY_LENGTH(pairs)));
 
-	sf_config_governor_params(&cfg, &g);
+	sf_config_governor_params(&cfg, SF_OUTPUT_KIND_INTERNAL, &g);
 	sf_assert_int_eq(g.stage_timeout[SF_STATE_LOW_REFRESH],
 			 250 * SF_NSEC_PER_MSEC);
 	sf_assert_int_eq(g.stage_timeout[SF_STATE_DIM], 0);	/* skipped */
@@ -1543,8 +1565,8 @@ SF_TEST(enable_false_leaves_the_params_alone)
 	sf_assert_int_eq(sf_config_set(&off, SF_CONFIG_NS_INI, "enable", "no",
 				       NULL, 0), SF_CONFIG_OK);
 	sf_assert(!off.enable);
-	sf_config_governor_params(&on, &g_on);
-	sf_config_governor_params(&off, &g_off);
+	sf_config_governor_params(&on, SF_OUTPUT_KIND_INTERNAL, &g_on);
+	sf_config_governor_params(&off, SF_OUTPUT_KIND_INTERNAL, &g_off);
 	for (int st = 0; st < SF_STATE_COUNT; st++)
 		sf_assert_int_eq(g_off.stage_timeout[st],
 				 g_on.stage_timeout[st]);

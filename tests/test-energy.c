@@ -32,9 +32,9 @@ SF_TEST(link_power_follows_refresh)
 {
 	struct sf_energy_params p;
 	sf_energy_params_init_default(&p);
-	struct sf_energy_output_state at60 = { 60000, SF_STATE_ACTIVE, 100 };
+	struct sf_energy_output_state at60 = { 60000, SF_STATE_ACTIVE, 100, false };
 	struct sf_energy_output_state at30 = { 30000, SF_STATE_LOW_REFRESH,
-					       100 };
+					       100, false };
 
 	/* LVDS reclocking 60 -> 30 Hz saves 0.5 W. */
 	sf_assert_double_near(sf_energy_output_power(&p, &at60) -
@@ -48,7 +48,7 @@ SF_TEST(states_order_power)
 	double w[SF_STATE_COUNT];
 
 	for (int s = 0; s < SF_STATE_COUNT; s++) {
-		struct sf_energy_output_state st = { 60000, s, 30 };
+		struct sf_energy_output_state st = { 60000, s, 30, false };
 		w[s] = sf_energy_output_power(&p, &st);
 	}
 	sf_assert(w[SF_STATE_DIM] < w[SF_STATE_ACTIVE]);
@@ -59,6 +59,22 @@ SF_TEST(states_order_power)
 	/* Dimming to 30 % saves 70 % of the backlight. */
 	sf_assert_double_near(w[SF_STATE_ACTIVE] - w[SF_STATE_DIM],
 			      0.7 * p.backlight_w, 1e-9);
+}
+
+SF_TEST(powered_off_output_costs_nothing)
+{
+	struct sf_energy_params p;
+	sf_energy_params_init_default(&p);
+	struct sf_energy_output_state blank = { 60000, SF_STATE_DPMS_OFF, 100,
+						false };
+	struct sf_energy_output_state off = { 60000, SF_STATE_ACTIVE, 100,
+					      true };
+
+	/* The seed's 0.5 W per port: what powering it off saves over
+	 * DPMS off, which keeps the port ready. */
+	sf_assert_double_near(sf_energy_output_power(&p, &blank) -
+			      sf_energy_output_power(&p, &off), 0.5, 1e-9);
+	sf_assert_double_near(sf_energy_output_power(&p, &off), 0.0, 1e-9);
 }
 
 SF_TEST(wake_span_counts_overlap_once)

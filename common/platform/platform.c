@@ -70,12 +70,7 @@ sf_platform_state_path(const struct sf_platform_options *options,
 bool
 sf_platform_output_is_internal(const char *name)
 {
-	static const char *const prefixes[] = { "LVDS", "eDP", "DSI" };
-
-	for (size_t i = 0; i < SF_ARRAY_LENGTH(prefixes); i++)
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	return false;
+	return sf_output_kind_from_name(name) == SF_OUTPUT_KIND_INTERNAL;
 }
 
 /* The basename of a symlink's target: a device's driver. */
