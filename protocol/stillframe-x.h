@@ -20,7 +20,7 @@
 
 #define STILLFRAME_X_NAME "STILLFRAME"
 #define STILLFRAME_X_MAJOR_VERSION 1
-#define STILLFRAME_X_MINOR_VERSION 0
+#define STILLFRAME_X_MINOR_VERSION 1	/* 1.1: output power */
 
 /* The window property any client (or xprop) may set on its top-level
  * window: CARDINAL, format 32, 5 items (see STILLFRAME_HINT_*). */
@@ -55,6 +55,8 @@ enum stillframe_x_request {
 	STILLFRAME_X_SET_WINDOW_HINT = 3,
 	STILLFRAME_X_SELECT_EVENTS = 4,
 	STILLFRAME_X_SET_PAUSED = 5,
+	STILLFRAME_X_SET_OUTPUT_POWER = 6,	/* since 1.1 */
+	STILLFRAME_X_LIST_OUTPUT_POWER = 7,	/* since 1.1 */
 	STILLFRAME_X_REQUEST_COUNT,
 };
 
@@ -220,6 +222,60 @@ struct stillframe_x_set_paused_req {
 	uint32_t paused;
 };
 #define STILLFRAME_X_SET_PAUSED_REQ_SIZE 8
+
+/* What an output's power follows (SetOutputPower, ListOutputPower). */
+enum stillframe_x_power {
+	STILLFRAME_X_POWER_AUTO = 0,	/* the UnneededOutputs option */
+	STILLFRAME_X_POWER_ON = 1,
+	STILLFRAME_X_POWER_OFF = 2,	/* CRTC disabled, layout kept */
+};
+
+enum stillframe_x_output_kind {
+	STILLFRAME_X_KIND_INTERNAL = 0,
+	STILLFRAME_X_KIND_EXTERNAL = 1,
+	STILLFRAME_X_KIND_VIRTUAL = 2,
+};
+
+/* SetOutputPower (1.1): stillframectl output NAME on|off|auto.
+ * RRErrorBase + BadRROutput: not a RandR output; BadMatch: an output
+ * stillframe does not manage (it never had a CRTC); BadValue: power not
+ * a stillframe_x_power; BadAccess for untrusted clients. */
+struct stillframe_x_set_output_power_req {
+	uint8_t major_opcode;
+	uint8_t minor_opcode;		/* STILLFRAME_X_SET_OUTPUT_POWER */
+	uint16_t length;		/* 3 */
+	uint32_t output;		/* RandR output XID */
+	uint32_t power;			/* enum stillframe_x_power */
+};
+#define STILLFRAME_X_SET_OUTPUT_POWER_REQ_SIZE 12
+
+/* ListOutputPower (1.1): n_outputs records, each followed by the
+ * output's name (name_len bytes, padded to 4). */
+struct stillframe_x_list_output_power_req {
+	uint8_t major_opcode;
+	uint8_t minor_opcode;		/* STILLFRAME_X_LIST_OUTPUT_POWER */
+	uint16_t length;		/* 1 */
+};
+#define STILLFRAME_X_LIST_OUTPUT_POWER_REQ_SIZE 4
+
+struct stillframe_x_list_output_power_reply {
+	uint8_t type;
+	uint8_t pad0;
+	uint16_t sequence;
+	uint32_t length;
+	uint32_t n_outputs;
+	uint32_t pad1[5];
+};
+
+struct stillframe_x_output_power_info {
+	uint32_t output;		/* RandR output XID */
+	uint32_t powered_off_ms;	/* time kept off so far */
+	uint8_t kind;			/* enum stillframe_x_output_kind */
+	uint8_t powered;		/* 1 on, 0 kept off */
+	uint8_t request;		/* enum stillframe_x_power */
+	uint8_t name_len;
+};
+#define STILLFRAME_X_OUTPUT_POWER_INFO_SIZE 12
 
 /* StateNotify: an output changed state or refresh rate. */
 struct stillframe_x_state_notify_event {

@@ -602,6 +602,34 @@ SF_TEST(low_refresh_reentry_needs_full_timeout)
 	sf_assert_int_eq(gov.state, LOW);
 }
 
+SF_TEST(deepest_state_within_a_wake_latency)
+{
+	struct sf_governor_params p;
+	struct sf_governor gov;
+
+	sf_governor_params_init_default(&p);
+	sf_governor_init(&gov, &p, 0);
+	/* A panel: one frame back from low refresh and dim, 50 ms from
+	 * standby, 250 ms from off. */
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, 0), ACTIVE);
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, SF_MSEC(40)), DIM);
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, SF_MSEC(100)),
+			 SF_STATE_DPMS_STANDBY);
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, SF_SEC(1)),
+			 SF_STATE_DPMS_OFF);
+	/* A monitor takes longer; a disabled stage is no answer. */
+	for (int st = 0; st < SF_STATE_COUNT; st++)
+		p.wake_latency[st] = sf_governor_default_wake_latency(
+			SF_OUTPUT_KIND_EXTERNAL, st);
+	p.stage_timeout[SF_STATE_DIM] = 0;
+	sf_governor_set_params(&gov, &p);
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, SF_MSEC(40)), LOW);
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, SF_SEC(1)),
+			 SF_STATE_DPMS_STANDBY);
+	sf_assert_int_eq(sf_governor_deepest_within(&gov, SF_SEC(3)),
+			 SF_STATE_DPMS_OFF);
+}
+
 SF_TEST(reason_names)
 {
 	static const struct {

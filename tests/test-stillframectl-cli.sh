@@ -18,7 +18,7 @@ expect() {
 	[ $? = "$want" ]
 }
 
-echo "1..24"
+echo "1..26"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
 check $? "--help prints the usage"
@@ -37,6 +37,12 @@ check $? "hint without hints is a usage error"
 
 expect 2 hint 3 --range 60-48 && grep -q 'minimum is above the maximum' "$tmp/err"
 check $? "an upside-down range is refused before connecting"
+
+expect 2 output HDMI-A-1 maybe && grep -q "output: 'maybe' is not on, off or auto" "$tmp/err"
+check $? "output takes on, off or auto"
+
+expect 2 output HDMI-A-1 on now && grep -q "output: unexpected argument 'now'" "$tmp/err"
+check $? "output takes one name and one word"
 
 # An empty runtime directory: no compositor can be there.
 mkdir "$tmp/run"

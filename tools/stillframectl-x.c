@@ -642,8 +642,19 @@ print_window(const struct x_window *w, bool json)
 	       flags, w->label);
 }
 
+/* Output power (1.1), defined with the output command below. */
+struct x_power;
+
+static int
+fetch_power(struct xctl *x, struct x_power **out, size_t *n_out);
+
 static void
-print_status(const struct xctl *x, const struct x_status *st, bool json)
+emit_output_power(struct emitter *e, const struct x_output *o,
+		  const struct x_power *power, size_t n_power);
+
+static void
+print_status(const struct xctl *x, const struct x_status *st,
+	     const struct x_power *power, size_t n_power, bool json)
 {
 	struct emitter e = { .json = json, .first = true };
 	char version[16];
@@ -656,8 +667,10 @@ print_status(const struct xctl *x, const struct x_status *st, bool json)
 		 x->minor_version);
 	emit(&e, "extension.version", version, true);
 	emit(&e, "policy.paused", st->paused ? "true" : "false", false);
-	for (size_t i = 0; i < st->n_outputs; i++)
+	for (size_t i = 0; i < st->n_outputs; i++) {
 		emit_output(&e, &st->outputs[i]);
+		emit_output_power(&e, &st->outputs[i], power, n_power);
+	}
 	emit_u32(&e, "clients.held", st->held_clients);
 	/* The module counts releases once, for all outputs. */
 	if (st->n_outputs)
@@ -681,12 +694,18 @@ sf_ctl_x_status(bool json)
 {
 	struct xctl x;
 	struct x_status st = { 0 };
+	struct x_power *power = NULL;
+	size_t n_power = 0;
 	int ret = xctl_connect(&x);
 
 	if (ret == 0)
 		ret = fetch_status(&x, &st);
+	/* A 1.0 server has no output power to show. */
+	if (ret == 0 && x.minor_version >= 1)
+		ret = fetch_power(&x, &power, &n_power);
 	if (ret == 0)
-		print_status(&x, &st, json);
+		print_status(&x, &st, power, n_power, json);
+	free(power);
 	status_free(&st);
 	xctl_disconnect(&x);
 	return ret;
@@ -996,6 +1015,209 @@ sf_ctl_x_hint(uint32_t window, const struct sf_ctl_hints *h)
 		refused(what, error, why[0] ? why : NULL);
 		free(error);
 	}
+	xctl_disconnect(&x);
+	return ret;
+}
+
+/* --- output power: ListOutputPower and SetOutputPower (1.1) --- */
+
+struct x_power {
+	struct stillframe_x_output_power_info info;
+	char name[256];
+};
+
+static const char *
+kind_name(uint8_t kind)
+{
+	static const char *const names[] = { "internal", "external",
+					     "virtual" };
+
+	return kind < COUNT(names) ? names[kind] : "?";
+}
+
+static const char *
+power_name(uint8_t power)
+{
+	static const char *const names[] = { "auto", "on", "off" };
+
+	return power < COUNT(names) ? names[power] : "?";
+}
+
+static int
+fetch_power(struct xctl *x, struct x_power **out, size_t *n_out)
+{
+	struct stillframe_x_list_output_power_req req = { 0 };
+	struct stillframe_x_list_output_power_reply head;
+	size_t size;
+	uint8_t *reply = wait_reply(
+		x, send_request(x, STILLFRAME_X_LIST_OUTPUT_POWER, &req,
+				sizeof(req), true),
+		"ListOutputPower", &size);
+	int ret;
+
+	*out = NULL;
+	*n_out = 0;
+	if (!reply)
+		return 1;
+	if (size < sizeof(head)) {
+		free(reply);
+		return malformed(x, "ListOutputPower");
+	}
+	memcpy(&head, reply, sizeof(head));
+	ret = records_alloc(x, "ListOutputPower", (void **)out, head.n_outputs,
+			    sizeof(**out), size,
+			    STILLFRAME_X_OUTPUT_POWER_INFO_SIZE);
+
+	const uint8_t *p = reply + sizeof(head), *end = reply + size;
+
+	for (uint32_t i = 0; ret == 0 && i < head.n_outputs; i++) {
+		struct x_power *o = &(*out)[i];
+
+		if ((size_t)(end - p) < STILLFRAME_X_OUTPUT_POWER_INFO_SIZE) {
+			ret = malformed(x, "ListOutputPower");
+			break;
+		}
+		memcpy(&o->info, p, STILLFRAME_X_OUTPUT_POWER_INFO_SIZE);
+		p += STILLFRAME_X_OUTPUT_POWER_INFO_SIZE;
+
+		size_t len = o->info.name_len;
+
+		if ((size_t)(end - p) < padded(len)) {
+			ret = malformed(x, "ListOutputPower");
+			break;
+		}
+		copy_name(o->name, sizeof(o->name), p, len, true);
+		p += padded(len);
+		(*n_out)++;
+	}
+	free(reply);
+	return ret;
+}
+
+static void
+emit_output_power(struct emitter *e, const struct x_output *o,
+		  const struct x_power *power, size_t n_power)
+{
+	char key[sizeof(o->name) + 32];
+	size_t cap = sizeof(key);
+
+	for (size_t i = 0; i < n_power; i++) {
+		const struct x_power *p = &power[i];
+
+		if (p->info.output != o->info.output)
+			continue;
+		emit(e, output_key(key, cap, o, "kind"),
+		     kind_name(p->info.kind), true);
+		emit(e, output_key(key, cap, o, "power"),
+		     p->info.powered ? "on" : "off", true);
+		emit(e, output_key(key, cap, o, "power_request"),
+		     power_name(p->info.request), true);
+		emit_u32(e, output_key(key, cap, o, "powered_off_ms"),
+			 p->info.powered_off_ms);
+	}
+}
+
+static void
+print_power(const struct x_power *o)
+{
+	printf("%s: %s, power %s (asked: %s), off for %.3f s\n", o->name,
+	       kind_name(o->info.kind), o->info.powered ? "on" : "off",
+	       power_name(o->info.request), o->info.powered_off_ms / 1000.0);
+}
+
+static const struct x_power *
+power_find(const struct x_power *outputs, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(outputs[i].name, name) == 0)
+			return &outputs[i];
+	return NULL;
+}
+
+int
+sf_ctl_x_output(const char *name, bool set, enum sf_ctl_power power)
+{
+	struct xctl x;
+	struct x_power *outputs = NULL;
+	size_t n = 0;
+	int ret = xctl_connect(&x);
+
+	if (ret == 0 && x.minor_version < 1) {
+		fprintf(stderr,
+			"stillframectl: the X server at %s speaks STILLFRAME %u.%u; output needs 1.1\n",
+			x.display, x.major_version, x.minor_version);
+		ret = 1;
+	}
+	if (ret == 0)
+		ret = fetch_power(&x, &outputs, &n);
+	if (ret != 0)
+		goto out;
+
+	const struct x_power *o = name ? power_find(outputs, n, name) : NULL;
+
+	if (!name) {
+		for (size_t i = 0; i < n; i++)
+			print_power(&outputs[i]);
+		goto out;
+	}
+	if (!o) {
+		fprintf(stderr, "stillframectl: stillframe manages no output called '%s'; it has:",
+			name);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, " %s", outputs[i].name);
+		fputs(" (an output is managed once it was lit)\n", stderr);
+		ret = 1;
+		goto out;
+	}
+	if (!set) {
+		print_power(o);
+		goto out;
+	}
+
+	struct stillframe_x_set_output_power_req req = {
+		.output = o->info.output,
+		.power = (uint32_t)power,
+	};
+	xcb_generic_error_t *error = NULL;
+
+	ret = void_request(&x, STILLFRAME_X_SET_OUTPUT_POWER, &req,
+			   sizeof(req), &error);
+	if (error) {
+		char what[300];
+
+		snprintf(what, sizeof(what), "to power %s %s", name,
+			 power_name((uint8_t)power));
+		refused(what, error,
+			error->error_code == XCB_ACCESS ?
+				"untrusted clients may not steer stillframe" :
+			error->error_code == XCB_MATCH ?
+				"stillframe does not manage it any more" :
+				NULL);
+		free(error);
+		goto out;
+	}
+	if (ret != 0)
+		goto out;
+	free(outputs);
+	outputs = NULL;
+	if ((ret = fetch_power(&x, &outputs, &n)) != 0)
+		goto out;
+	o = power_find(outputs, n, name);
+	if (!o) {
+		fprintf(stderr, "stillframectl: %s went away\n", name);
+		ret = 1;
+		goto out;
+	}
+	print_power(o);
+	if (power != SF_CTL_POWER_AUTO &&
+	    o->info.powered != (power == SF_CTL_POWER_ON)) {
+		fprintf(stderr, "stillframectl: %s is still %s: the server could not power it %s (its log says why)\n",
+			name, o->info.powered ? "on" : "off",
+			power_name((uint8_t)power));
+		ret = 1;
+	}
+out:
+	free(outputs);
 	xctl_disconnect(&x);
 	return ret;
 }

@@ -39,6 +39,19 @@ sf_ctl_x_pause(bool paused);
 int
 sf_ctl_x_hint(uint32_t window, const struct sf_ctl_hints *hints);
 
+/* `output`: what an output's power follows, numbered as
+ * stillframe_control_v1.output_power and SetOutputPower. */
+enum sf_ctl_power {
+	SF_CTL_POWER_AUTO = 0,
+	SF_CTL_POWER_ON = 1,
+	SF_CTL_POWER_OFF = 2,
+};
+
+/* Lists the outputs' power (name NULL), shows one, or with `set` asks
+ * for `power` on the named one. */
+int
+sf_ctl_x_output(const char *name, bool set, enum sf_ctl_power power);
+
 /* Shared by both, from stillframectl.c. */
 void
 sf_ctl_json_string(const char *s);

@@ -58,6 +58,10 @@ usage(FILE *f)
 		"                         hints not given are withdrawn\n"
 		"  hint SURFACE-ID --clear\n"
 		"                         withdraw every hint of the surface\n"
+		"  output [NAME [on|off|auto]]\n"
+		"                         show the outputs' power, or power one on\n"
+		"                         or off while connected, or hand it back\n"
+		"                         to unneeded-outputs (auto)\n"
 		"  platform [--root DIR] [--try SECONDS] [--nouveau] [--verbose]\n"
 		"                         print the GPUs, panels, backlight and battery\n"
 		"                         found here and what low clocks would write;\n"
@@ -112,6 +116,7 @@ struct ctl {
 	bool paused;
 	bool have_paused;
 	uint32_t hint_surface;		/* for an unknown_surface error */
+	uint32_t control_version;	/* as bound */
 };
 
 static void
@@ -137,8 +142,11 @@ registry_handle_global(void *data, struct wl_registry *registry,
 	if (ctl->control ||
 	    strcmp(interface, stillframe_control_v1_interface.name) != 0)
 		return;
+	/* 2 has set_output_power; an older plugin offers 1. */
+	ctl->control_version = version < 2 ? version : 2;
 	ctl->control = wl_registry_bind(registry, name,
-					&stillframe_control_v1_interface, 1);
+					&stillframe_control_v1_interface,
+					ctl->control_version);
 	stillframe_control_v1_add_listener(ctl->control, &control_listener,
 					   ctl);
 }
@@ -902,6 +910,107 @@ cmd_hint(struct ctl *ctl, uint32_t surface_id, const struct sf_ctl_hints *h)
 	return 0;
 }
 
+/* --- output power --- */
+
+static const char *const power_words[] = { "auto", "on", "off" };
+
+/* "output.NAME.state": the names of the outputs in a status. */
+static bool
+status_output_name(const char *key, char *name, size_t size)
+{
+	static const char prefix[] = "output.", suffix[] = ".state";
+	size_t len = strlen(key);
+
+	if (strncmp(key, prefix, sizeof(prefix) - 1) != 0 ||
+	    len <= sizeof(prefix) - 1 + sizeof(suffix) - 1 ||
+	    strcmp(key + len - (sizeof(suffix) - 1), suffix) != 0)
+		return false;
+	snprintf(name, size, "%.*s",
+		 (int)(len - (sizeof(prefix) - 1) - (sizeof(suffix) - 1)),
+		 key + sizeof(prefix) - 1);
+	return true;
+}
+
+static const char *
+output_field(const struct status *st, const char *name, const char *what)
+{
+	char key[128];
+	const char *v;
+
+	snprintf(key, sizeof(key), "output.%s.%s", name, what);
+	v = pairs_get(&st->flat, key);
+	return v ? v : "?";
+}
+
+static void
+print_output_power(const struct status *st, const char *name)
+{
+	printf("%s: %s, power %s (asked: %s), state %s\n", name,
+	       output_field(st, name, "kind"), output_field(st, name, "power"),
+	       output_field(st, name, "power_request"),
+	       output_field(st, name, "state"));
+}
+
+static int
+cmd_output(struct ctl *ctl, const char *name, bool set,
+	   enum sf_ctl_power power)
+{
+	struct status st;
+	char one[64];
+	bool found = false;
+	int ret = fetch_status(ctl, &st);
+
+	if (ret != 0)
+		return ret;
+	for (size_t i = 0; i < st.flat.n; i++) {
+		if (!status_output_name(st.flat.v[i].key, one, sizeof(one)))
+			continue;
+		if (!name)
+			print_output_power(&st, one);
+		else if (strcmp(one, name) == 0)
+			found = true;
+	}
+	if (name && !found) {
+		fprintf(stderr, "stillframectl: stillframe manages no output called '%s'; it has:",
+			name);
+		for (size_t i = 0; i < st.flat.n; i++)
+			if (status_output_name(st.flat.v[i].key, one,
+					       sizeof(one)))
+				fprintf(stderr, " %s", one);
+		fputc('\n', stderr);
+		status_free(&st);
+		return 1;
+	}
+	if (!name || !set) {
+		if (name)
+			print_output_power(&st, name);
+		status_free(&st);
+		return 0;
+	}
+	status_free(&st);
+	if (ctl->control_version < 2) {
+		fprintf(stderr, "stillframectl: the compositor's stillframe is too old to power outputs (stillframe_control_v1 version %u; output needs 2)\n",
+			ctl->control_version);
+		return 1;
+	}
+	stillframe_control_v1_set_output_power(ctl->control, name, power);
+	if (wl_display_roundtrip(ctl->display) < 0)
+		return connection_error(ctl);
+	if ((ret = fetch_status(ctl, &st)) != 0)
+		return ret;
+	const char *now = output_field(&st, name, "power");
+	print_output_power(&st, name);
+	/* auto may rightly leave it either way; on and off must hold. */
+	if (power != SF_CTL_POWER_AUTO &&
+	    strcmp(now, power == SF_CTL_POWER_ON ? "on" : "off") != 0) {
+		fprintf(stderr, "stillframectl: %s is still %s: the compositor could not power it %s (its log says why)\n",
+			name, now, power_words[power]);
+		ret = 1;
+	}
+	status_free(&st);
+	return ret;
+}
+
 /* --- arguments --- */
 
 static bool
@@ -1090,6 +1199,7 @@ enum command {
 	CMD_PAUSE,
 	CMD_RESUME,
 	CMD_HINT,
+	CMD_OUTPUT,
 };
 
 enum backend {
@@ -1108,6 +1218,9 @@ struct args {
 	long count;
 	uint32_t surface_id;		/* or the X window */
 	struct sf_ctl_hints hints;
+	const char *output;		/* output: NULL for all */
+	bool set_power;
+	enum sf_ctl_power power;
 };
 
 /* --x11 or --wayland, which may be repeated but not mixed. */
@@ -1160,6 +1273,7 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		{ "pause", CMD_PAUSE, "" },
 		{ "resume", CMD_RESUME, "" },
 		{ "hint", CMD_HINT, "rRpc" },
+		{ "output", CMD_OUTPUT, "" },
 	};
 	const char *name = argv[0];
 	const char *allowed = NULL;
@@ -1258,6 +1372,28 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 	a->backend_auto = a->backend == BACKEND_AUTO;
 	if (a->backend_auto)
 		a->backend = auto_backend();
+	if (a->command == CMD_OUTPUT) {
+		if (rest > 2)
+			return usage_error("output: unexpected argument '%s'",
+					   argv[optind + 2]);
+		if (rest >= 1)
+			a->output = argv[optind];
+		if (rest == 2) {
+			const char *w = argv[optind + 1];
+
+			a->set_power = true;
+			if (strcmp(w, "on") == 0)
+				a->power = SF_CTL_POWER_ON;
+			else if (strcmp(w, "off") == 0)
+				a->power = SF_CTL_POWER_OFF;
+			else if (strcmp(w, "auto") == 0)
+				a->power = SF_CTL_POWER_AUTO;
+			else
+				return usage_error("output: '%s' is not on, off or auto",
+						   w);
+		}
+		return 0;
+	}
 	if (a->command != CMD_HINT) {
 		if (rest > 0)
 			return usage_error("%s: unexpected argument '%s'",
@@ -1301,6 +1437,8 @@ run_x11(const struct args *a)
 		return sf_ctl_x_pause(false);
 	case CMD_HINT:
 		return sf_ctl_x_hint(a->surface_id, &a->hints);
+	case CMD_OUTPUT:
+		return sf_ctl_x_output(a->output, a->set_power, a->power);
 	}
 	return 1;
 #else
@@ -1378,6 +1516,10 @@ main(int argc, char **argv)
 			break;
 		case CMD_HINT:
 			ret = cmd_hint(&ctl, args.surface_id, &args.hints);
+			break;
+		case CMD_OUTPUT:
+			ret = cmd_output(&ctl, args.output, args.set_power,
+					 args.power);
 			break;
 		}
 	}

@@ -3,8 +3,13 @@
  * Outputs: each weston_output becomes an sf_output of the core.  Its
  * assign_planes and repaint hooks are wrapped so the core can hold a
  * repaint whose damage is only blinks, ticks and commits that changed
- * nothing; the core's mode, DPMS, backlight and clock requests are
- * carried out here.
+ * nothing; the core's mode, DPMS, backlight, clock and output power
+ * requests are carried out here.
+ *
+ * An output stillframe powers off (unneeded-outputs, stillframectl
+ * output NAME off) stays enabled, so the layout does not change: it is
+ * put at DPMS off, kept there when Weston wakes the other outputs, and
+ * every repaint of it is held.
  *
  * The decision is taken in assign_planes, the first backend hook of
  * Weston's output repaint, because a KMS backend builds the cycle's
@@ -45,6 +50,7 @@ struct sf_weston_output {
 	bool manage_refresh;		/* may change the mode */
 	bool dpms_missing_logged;
 	bool dying;			/* disabled: touch nothing */
+	bool powered_off;		/* by set_output_power */
 
 	uint32_t force;			/* enum sf_repaint_force, pending */
 	uint64_t painted_views;		/* view signature at the last paint */
@@ -335,10 +341,67 @@ all_other_outputs_off(struct sf_weston_output *self)
 	struct sf_weston_output *swo;
 
 	wl_list_for_each(swo, &self->sfw->outputs, link)
-		if (swo != self &&
+		if (swo != self && !swo->powered_off &&
 		    sf_output_get_state(swo->core) < SF_STATE_DPMS_OFF)
 			return false;
 	return true;
+}
+
+static bool
+dpms_available(struct sf_weston_output *swo)
+{
+	if (swo->output->set_dpms)
+		return true;
+	if (!swo->dpms_missing_logged)
+		weston_log("stillframe: output %s: the backend has no DPMS "
+			   "control; it is never blanked or powered off\n",
+			   swo->output->name);
+	swo->dpms_missing_logged = true;
+	return false;
+}
+
+static bool
+core_set_output_power(void *data, struct sf_output *o, bool on)
+{
+	struct sf_weston_output *swo = from_core(o);
+	struct weston_output *output = swo->output;
+	struct weston_compositor *c = output->compositor;
+	(void)data;
+
+	if (swo->dying)
+		return true;
+	if (!dpms_available(swo))
+		return false;
+	swo->powered_off = !on;
+	if (!on) {
+		output->set_dpms(output, WESTON_DPMS_OFF);
+		return true;
+	}
+	if (c->state == WESTON_COMPOSITOR_SLEEPING)
+		weston_compositor_wake(c);
+	else
+		output->set_dpms(output, WESTON_DPMS_ON);
+	/* What changed while it was off is all in the primary plane's
+	 * damage, but a full repaint is what a lit output needs. */
+	pixman_region32_union(&c->primary_plane.damage,
+			      &c->primary_plane.damage, &output->region);
+	weston_output_schedule_repaint(output);
+	return true;
+}
+
+/* Weston lights every output when it wakes from its own sleep (idle-time,
+ * or ours: the last output blanked); the ones we keep off go dark again
+ * before their next frame. */
+static void
+compositor_handle_wake(struct wl_listener *listener, void *data)
+{
+	struct sf_weston *sfw = wl_container_of(listener, sfw, wake_listener);
+	struct sf_weston_output *swo;
+	(void)data;
+
+	wl_list_for_each(swo, &sfw->outputs, link)
+		if (swo->powered_off && swo->output->set_dpms)
+			swo->output->set_dpms(swo->output, WESTON_DPMS_OFF);
 }
 
 static bool
@@ -351,14 +414,8 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 
 	if (swo->dying)
 		return true;
-	if (!output->set_dpms) {
-		if (!swo->dpms_missing_logged)
-			weston_log("stillframe: output %s: the backend has no "
-				   "DPMS control; it is never blanked\n",
-				   output->name);
-		swo->dpms_missing_logged = true;
+	if (!dpms_available(swo))
 		return false;
-	}
 	switch (level) {
 	case SF_DPMS_ON:
 		/* Coming back from weston_compositor_sleep(): Weston's own
@@ -430,6 +487,7 @@ const struct sf_core_interface sf_weston_core_interface = {
 	.set_backlight = core_set_backlight,
 	.set_reclock = core_set_reclock,
 	.schedule_repaint = core_schedule_repaint,
+	.set_output_power = core_set_output_power,
 };
 
 /* --- lifecycle --- */
@@ -444,6 +502,15 @@ output_destroy(struct sf_weston_output *swo)
 	char name[32];
 
 	snprintf(name, sizeof(name), "%s", sf_output_get_name(swo->core));
+	/* Surfaces on it are placed again at their next commit; a new
+	 * output at the same address must not look like this one. */
+	struct sf_weston_surface *sws;
+	wl_list_for_each(sws, &swo->sfw->surfaces, link) {
+		if (sws->output == swo) {
+			sws->output = NULL;
+			sws->visible_fraction = 0;
+		}
+	}
 	/* Restores the user's mode and DPMS through the hooks above. */
 	sf_output_destroy(swo->core);
 	sf_platform_forget_output(swo->sfw->platform, name);
@@ -515,6 +582,30 @@ build_modes(struct sf_weston_output *swo, struct sf_mode **out,
 	return true;
 }
 
+/* Whether the output's heads were all connected when the plugin
+ * started; each such head counts once. */
+static bool
+output_is_hotplugged(struct sf_weston *sfw, struct weston_output *output)
+{
+	struct weston_head *head = NULL;
+	bool hotplugged = false;
+
+	while ((head = weston_output_iterate_heads(output, head))) {
+		char (*name)[32];
+		bool found = false;
+
+		wl_array_for_each(name, &sfw->startup_heads) {
+			if ((*name)[0] && strcmp(*name, head->name) == 0) {
+				(*name)[0] = '\0';
+				found = true;
+			}
+		}
+		if (!found)
+			hotplugged = true;
+	}
+	return hotplugged;
+}
+
 static void
 output_add(struct sf_weston *sfw, struct weston_output *output)
 {
@@ -550,6 +641,9 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	if (!swo->core)
 		goto oom;
 	sf_output_set_user_data(swo->core, swo);
+	enum sf_output_kind kind = internal ? SF_OUTPUT_KIND_INTERNAL :
+			sf_output_kind_from_name(output->name);
+	bool hotplugged = output_is_hotplugged(sfw, output);
 	pixman_region32_init(&swo->expected);
 	swo->backend_repaint = output->repaint;
 	output->repaint = repaint_hook;
@@ -564,11 +658,17 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 						 100);
 	if (sfw->inhibitors_applied)
 		sf_output_inhibit(swo->core, sf_weston_now(sfw));
-	weston_log("stillframe: output %s: %zu mode%s%s\n", output->name,
+	weston_log("stillframe: output %s (%s%s): %zu mode%s%s\n",
+		   output->name, sf_output_kind_name(kind),
+		   hotplugged ? ", plugged in" : "",
 		   swo->n_modes, swo->n_modes == 1 ? "" : "s",
 		   swo->manage_refresh ? ", refresh managed" :
 		   internal ? "" : " (not internal: refresh left alone; "
 				   "see outputs= in [stillframe])");
+	/* Everything is tied: the power policy may act on it now. */
+	sf_output_set_kind(swo->core, kind, sf_weston_now(sfw));
+	if (hotplugged)
+		sf_output_notify_hotplug(swo->core, sf_weston_now(sfw));
 	return;
 oom:
 	weston_log("stillframe: output %s: out of memory; not managed\n",
@@ -592,6 +692,23 @@ void
 sf_weston_output_init_all(struct sf_weston *sfw)
 {
 	struct weston_output *output;
+	struct weston_head *head = NULL;
+
+	/* The frontend creates the outputs of these after the modules are
+	 * loaded; they are no hotplug. */
+	wl_array_init(&sfw->startup_heads);
+	while ((head = weston_compositor_iterate_heads(sfw->compositor,
+						       head))) {
+		char (*name)[32];
+
+		if (!weston_head_is_connected(head))
+			continue;
+		name = wl_array_add(&sfw->startup_heads, sizeof(*name));
+		if (name)
+			snprintf(*name, sizeof(*name), "%s", head->name);
+	}
+	sfw->wake_listener.notify = compositor_handle_wake;
+	wl_signal_add(&sfw->compositor->wake_signal, &sfw->wake_listener);
 
 	wl_list_for_each(output, &sfw->compositor->output_list, link)
 		output_add(sfw, output);
@@ -606,6 +723,9 @@ sf_weston_output_finish_all(struct sf_weston *sfw)
 	struct sf_weston_output *swo, *next;
 
 	wl_list_remove(&sfw->output_created_listener.link);
+	wl_list_remove(&sfw->wake_listener.link);
 	wl_list_for_each_safe(swo, next, &sfw->outputs, link)
 		output_destroy(swo);
+	wl_array_release(&sfw->startup_heads);
+	wl_array_init(&sfw->startup_heads);
 }

@@ -304,6 +304,47 @@ control_handle_set_surface_hints(struct wl_client *client,
 		      priority_name(pending->hints.priority));
 }
 
+/* --- output power --- */
+
+static void
+control_handle_set_output_power(struct wl_client *client,
+				struct wl_resource *resource,
+				const char *name, uint32_t power)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+
+	if (!p)
+		return;
+	if (power > STILLFRAME_CONTROL_V1_OUTPUT_POWER_OFF) {
+		wl_resource_post_error(resource,
+			STILLFRAME_CONTROL_V1_ERROR_INVALID_POWER,
+			"%u is not a stillframe_control_v1.output_power", power);
+		return;
+	}
+
+	struct sf_output *o = sf_core_find_output(p->sfw->core, name);
+
+	if (!o) {
+		wl_resource_post_error(resource,
+			STILLFRAME_CONTROL_V1_ERROR_UNKNOWN_OUTPUT,
+			"stillframe manages no output called \"%s\"", name);
+		return;
+	}
+
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+
+	wl_client_get_credentials(client, &pid, &uid, &gid);
+	sf_weston_log(p->sfw, "control: output %s: power %s asked by "
+		      "stillframectl (pid %d)", name,
+		      sf_output_power_name((enum sf_output_power)power),
+		      (int)pid);
+	sf_output_request_power(o, (enum sf_output_power)power,
+				sf_weston_now(p->sfw));
+	sf_weston_schedule_dispatch(p->sfw);
+}
+
 static void
 control_handle_destroy(struct wl_client *client, struct wl_resource *resource)
 {
@@ -316,6 +357,7 @@ static const struct stillframe_control_v1_interface control_impl = {
 	.pause = control_handle_pause,
 	.resume = control_handle_resume,
 	.set_surface_hints = control_handle_set_surface_hints,
+	.set_output_power = control_handle_set_output_power,
 };
 
 static void
@@ -351,7 +393,7 @@ sf_weston_control_init(struct sf_weston_protocols *p)
 
 	p->control_global = wl_global_create(display,
 					     &stillframe_control_v1_interface,
-					     1, p, bind_control);
+					     2, p, bind_control);
 	if (!p->control_global)
 		return false;
 	wl_display_set_global_filter(display, control_filter, p);

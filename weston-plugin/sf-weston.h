@@ -84,6 +84,12 @@ struct sf_weston {
 	struct wl_listener output_created_listener;
 	struct wl_listener output_destroyed_listener;
 	struct wl_listener seat_created_listener;
+	struct wl_listener wake_listener;
+
+	/* Names of the heads connected when the plugin started (char[32]
+	 * each); an output on any other head is a hotplug.  A name is
+	 * dropped once its first output is seen. */
+	struct wl_array startup_heads;
 
 	void *protocols;		/* protocol-*.c state */
 };

@@ -129,6 +129,20 @@ update_app_rule(struct sf_weston_surface *sws, const char *app_id,
 	apply_priority(sws, now);
 }
 
+/* Whether `output` is one of the compositor's outputs now.  A surface's
+ * output pointer outlives an unplugged output until the surface is
+ * placed again, and desktop-shell's label functions read its name. */
+static bool
+output_is_live(struct weston_compositor *c, struct weston_output *output)
+{
+	struct weston_output *o;
+
+	wl_list_for_each(o, &c->output_list, link)
+		if (o == output)
+			return true;
+	return false;
+}
+
 /* What a user would call the surface: the app_id or title of a window,
  * else the label the shell gave it ("panel for output ...", "cursor"),
  * else its role.  Kept in sws->label and passed to the core when it
@@ -150,7 +164,9 @@ update_label(struct sf_weston_surface *sws, sf_time_t now)
 
 	if (s && *s)
 		snprintf(label, sizeof(label), "%s", s);
-	else if (surface->get_label)
+	else if (surface->get_label &&
+		 (!surface->output ||
+		  output_is_live(surface->compositor, surface->output)))
 		shell_label = surface->get_label(surface, label,
 						 sizeof(label)) > 0;
 	if (!label[0] && !shell_label && surface->role_name)
@@ -390,7 +406,8 @@ update_placement(struct sf_weston_surface *sws, sf_time_t now)
 	struct sf_weston_output *swo = NULL;
 	double fraction = 0;
 
-	if (output && weston_surface_is_mapped(surface))
+	if (output && weston_surface_is_mapped(surface) &&
+	    output_is_live(surface->compositor, output))
 		swo = sf_weston_output_find(sws->sfw, output);
 	if (swo) {
 		double area = (double)output->width * output->height;

@@ -188,6 +188,8 @@ block_handler(void *data, void *timeout)
 	event_time_check(sx);
 	if (!sx->outputs_scanned)
 		sf_xorg_output_scan(sx);
+	else
+		sf_xorg_output_poll(sx);
 	sf_xorg_window_cycle(sx, timeout);
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		const struct sf_output_stats *st = sf_output_get_stats(xo->core);
@@ -435,6 +437,30 @@ proc_get_status(ClientPtr client)
 	return Success;
 }
 
+/* ListWindows and ListOutputPower: a 32-byte header with the record
+ * count in its third word, then `size` bytes of records (already in the
+ * client's byte order). */
+static void
+write_list_reply(ClientPtr client, size_t n, const uint8_t *body,
+		 size_t size)
+{
+	xGenericReply rep = {
+		.type = X_Reply,
+		.sequenceNumber = (CARD16)client->sequence,
+		.length = (CARD32)(size / 4),
+		.data00 = (CARD32)n,
+	};
+
+	if (client->swapped) {
+		swaps(&rep.sequenceNumber);
+		swapl(&rep.length);
+		swapl(&rep.data00);
+	}
+	WriteToClient(client, sizeof(rep), &rep);
+	if (size)
+		WriteToClient(client, (int)size, body);
+}
+
 static enum stillframe_x_class
 x_class(enum sf_class cls)
 {
@@ -521,20 +547,7 @@ proc_list_windows(ClientPtr client)
 		memcpy(p + STILLFRAME_X_WINDOW_INFO_SIZE, xw->instance, len);
 		p += STILLFRAME_X_WINDOW_INFO_SIZE + padded(len);
 	}
-	struct stillframe_x_list_windows_reply rep = {
-		.type = X_Reply,
-		.sequence = (uint16_t)client->sequence,
-		.length = (uint32_t)(size / 4),
-		.n_windows = (uint32_t)n,
-	};
-	if (client->swapped) {
-		swaps(&rep.sequence);
-		swapl(&rep.length);
-		swapl(&rep.n_windows);
-	}
-	WriteToClient(client, sizeof(rep), &rep);
-	if (size)
-		WriteToClient(client, (int)size, body);
+	write_list_reply(client, n, body, size);
 	free(body);
 	return Success;
 }
@@ -682,6 +695,112 @@ proc_set_paused(ClientPtr client)
 	return Success;
 }
 
+static enum stillframe_x_output_kind
+x_kind(enum sf_output_kind kind)
+{
+	switch (kind) {
+	case SF_OUTPUT_KIND_INTERNAL:
+		return STILLFRAME_X_KIND_INTERNAL;
+	case SF_OUTPUT_KIND_EXTERNAL:
+		return STILLFRAME_X_KIND_EXTERNAL;
+	case SF_OUTPUT_KIND_VIRTUAL:
+		break;
+	}
+	return STILLFRAME_X_KIND_VIRTUAL;
+}
+
+static int
+proc_set_output_power(ClientPtr client)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	struct stillframe_x_set_output_power_req *req =
+		(void *)client->requestBuffer;
+	RROutputPtr output;
+	int rc = check_request_size(client,
+				  STILLFRAME_X_SET_OUTPUT_POWER_REQ_SIZE);
+
+	if (rc != Success)
+		return rc;
+	if ((rc = check_manage_access(client)) != Success)
+		return rc;
+	if (req->power > STILLFRAME_X_POWER_OFF) {
+		client->errorValue = req->power;
+		return BadValue;
+	}
+	rc = dixLookupResourceByType((void **)&output, req->output,
+				     RROutputType, client, DixReadAccess);
+	if (rc != Success) {
+		/* RandR's BadOutput: the error its resource type carries. */
+		client->errorValue = req->output;
+		return rc;
+	}
+
+	struct sf_xorg_output *xo = sf_xorg_output_find(sx, output);
+
+	if (!xo) {
+		/* Never lit while stillframe ran: nothing to power. */
+		client->errorValue = req->output;
+		return BadMatch;
+	}
+	sf_xorg_log(SF_LOG_INFO, "output %s: power %s asked by client %d",
+		    output->name,
+		    sf_output_power_name((enum sf_output_power)req->power),
+		    client->index);
+	sf_output_request_power(xo->core, (enum sf_output_power)req->power,
+				sf_xorg_now());
+	sf_xorg_schedule_dispatch(sx);
+	return Success;
+}
+
+static int
+proc_list_output_power(ClientPtr client)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	struct sf_xorg_output *xo;
+	size_t size = 0, n = 0;
+	sf_time_t now = sf_xorg_now();
+	int rc = check_request_size(client,
+				  STILLFRAME_X_LIST_OUTPUT_POWER_REQ_SIZE);
+
+	if (rc != Success)
+		return rc;
+	xorg_list_for_each_entry(xo, &sx->outputs, link) {
+		size += STILLFRAME_X_OUTPUT_POWER_INFO_SIZE +
+			padded(strnlen(xo->rr_output->name, 255));
+		n++;
+	}
+	uint8_t *body = calloc(1, size ? size : 1);
+	if (!body)
+		return BadAlloc;
+	uint8_t *p = body;
+	xorg_list_for_each_entry(xo, &sx->outputs, link) {
+		const struct sf_output_stats *st = sf_output_get_stats(xo->core);
+		size_t len = strnlen(xo->rr_output->name, 255);
+		struct stillframe_x_output_power_info info = {
+			.output = xo->rr_output->id,
+			.powered_off_ms = clamp32(
+				(uint64_t)sf_output_stats_powered_off_time(
+					st, now) / SF_NSEC_PER_MSEC),
+			.kind = (uint8_t)x_kind(st->kind),
+			.powered = sf_output_is_powered(xo->core),
+			.request = (uint8_t)sf_output_get_power_request(
+				xo->core),
+			.name_len = (uint8_t)len,
+		};
+		if (client->swapped) {
+			swapl(&info.output);
+			swapl(&info.powered_off_ms);
+		}
+		memcpy(p, &info, STILLFRAME_X_OUTPUT_POWER_INFO_SIZE);
+		memcpy(p + STILLFRAME_X_OUTPUT_POWER_INFO_SIZE,
+		       xo->rr_output->name, len);
+		p += STILLFRAME_X_OUTPUT_POWER_INFO_SIZE + padded(len);
+	}
+	write_list_reply(client, n, body, size);
+	free(body);
+	return Success;
+}
+
 static int
 proc_dispatch(ClientPtr client)
 {
@@ -700,6 +819,10 @@ proc_dispatch(ClientPtr client)
 		return proc_select_events(client);
 	case STILLFRAME_X_SET_PAUSED:
 		return proc_set_paused(client);
+	case STILLFRAME_X_SET_OUTPUT_POWER:
+		return proc_set_output_power(client);
+	case STILLFRAME_X_LIST_OUTPUT_POWER:
+		return proc_list_output_power(client);
 	}
 	return BadRequest;
 }
@@ -726,6 +849,7 @@ sproc_dispatch(ClientPtr client)
 	}
 	case STILLFRAME_X_GET_STATUS:
 	case STILLFRAME_X_LIST_WINDOWS:
+	case STILLFRAME_X_LIST_OUTPUT_POWER:
 		if (check_request_size(client,
 				       STILLFRAME_X_GET_STATUS_REQ_SIZE))
 			return BadLength;
@@ -739,6 +863,9 @@ sproc_dispatch(ClientPtr client)
 		break;
 	case STILLFRAME_X_SET_PAUSED:
 		size = STILLFRAME_X_SET_PAUSED_REQ_SIZE;
+		break;
+	case STILLFRAME_X_SET_OUTPUT_POWER:
+		size = STILLFRAME_X_SET_OUTPUT_POWER_REQ_SIZE;
 		break;
 	default:
 		return BadRequest;
@@ -805,6 +932,7 @@ sf_xorg_extension_init(void)
 	xorg_list_init(&sx->windows);
 	xorg_list_init(&sx->holds);
 	xorg_list_init(&sx->selections);
+	xorg_list_init(&sx->connectors);
 	sx->timer_deadline = SF_TIME_NEVER;
 	sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
 	struct sf_platform_options platform_options;

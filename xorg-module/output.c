@@ -5,6 +5,12 @@
  * through RandR's server API (RRCrtcSet), DPMS through the xf86 CRTC
  * layer (per output) or the screen's DPMS hook; the user's mode and DPMS
  * level are put back when the output goes, at reset and at exit.
+ *
+ * An output stillframe powers off (UnneededOutputs, stillframectl output
+ * NAME off) has its CRTC disabled through RandR, as xrandr --off would,
+ * but the screen keeps its size, so no window moves; powering on sets
+ * the CRTC back as it was.  RandR is polled from the block handler for
+ * connectors plugged in and for outputs clients lit or switched off.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +142,34 @@ build_modes(struct sf_xorg_output *xo, struct sf_mode **out)
 	return true;
 }
 
+static struct sf_xorg_connector *
+connector_get(struct sf_xorg *sx, RROutputPtr o)
+{
+	struct sf_xorg_connector *c;
+
+	xorg_list_for_each_entry(c, &sx->connectors, link)
+		if (c->output == o)
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->output = o;
+	c->connection = o->connection;
+	xorg_list_append(&c->link, &sx->connectors);
+	return c;
+}
+
+struct sf_xorg_output *
+sf_xorg_output_find(struct sf_xorg *sx, RROutputPtr o)
+{
+	struct sf_xorg_output *xo;
+
+	xorg_list_for_each_entry(xo, &sx->outputs, link)
+		if (xo->rr_output == o)
+			return xo;
+	return NULL;
+}
+
 static void
 output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 {
@@ -165,13 +199,22 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	/* A driven output keeps the panel lit until it dims itself. */
 	if (xo->manage_refresh)
 		sf_platform_set_output_backlight(sx->platform, o->name, 100);
-	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d): %zu mode%s at "
-		    "%ux%u%s", o->name, screen->myNum, xo->n_modes,
+	enum sf_output_kind kind = sf_output_kind_from_name(o->name);
+	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d, %s): %zu mode%s at "
+		    "%ux%u%s", o->name, screen->myNum,
+		    sf_output_kind_name(kind), xo->n_modes,
 		    xo->n_modes == 1 ? "" : "s", xo->modes[0].width,
 		    xo->modes[0].height,
 		    xo->manage_refresh ? ", refresh managed" :
 		    internal ? "" : " (not internal: refresh left alone; "
 				    "see Option \"Outputs\")");
+	/* Tied up: the power policy may act on it now. */
+	sf_output_set_kind(xo->core, kind, sf_xorg_now());
+	struct sf_xorg_connector *c = connector_get(sx, o);
+	if (c && c->plugged) {
+		c->plugged = false;
+		sf_output_notify_hotplug(xo->core, sf_xorg_now());
+	}
 	return;
 oom:
 	sf_xorg_log(SF_LOG_ERROR, "output %s: out of memory; not managed",
@@ -196,8 +239,16 @@ sf_xorg_output_scan(struct sf_xorg *sx)
 				    "nothing to manage on it", s);
 			continue;
 		}
+		/* Connection states as of now, not as of the driver's
+		 * first probe: outputs lit by the initial configuration may
+		 * only have become connected since. */
+		if (!RRGetInfo(screen, TRUE))
+			sf_xorg_log(SF_LOG_INFO, "screen %d: RandR could not "
+				    "probe its outputs; their connection "
+				    "states may be stale", s);
 		for (int i = 0; i < rr->numOutputs; i++) {
 			RROutputPtr o = rr->outputs[i];
+			connector_get(sx, o);
 			if (o->crtc && o->crtc->mode)
 				output_add(sx, screen, o);
 		}
@@ -212,6 +263,7 @@ output_destroy(struct sf_xorg_output *xo)
 
 	snprintf(name, sizeof(name), "%s", sf_output_get_name(xo->core));
 	sf_xorg_release(xo->sx, xo, "output gone");
+	sf_xorg_window_forget_output(xo->sx, xo);
 	/* Puts the user's mode and DPMS back through the hooks below. */
 	sf_output_destroy(xo->core);
 	sf_platform_forget_output(xo->sx->platform, name);
@@ -222,6 +274,7 @@ output_destroy(struct sf_xorg_output *xo)
 	xorg_list_del(&xo->link);
 	free(xo->modes);
 	free(xo->mode_names);
+	free(xo->off_outputs);
 	free(xo);
 }
 
@@ -229,10 +282,93 @@ void
 sf_xorg_output_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
 {
 	struct sf_xorg_output *xo, *next;
+	struct sf_xorg_connector *c, *cnext;
 
 	xorg_list_for_each_entry_safe(xo, next, &sx->outputs, link)
 		if (!screen || xo->screen == screen)
 			output_destroy(xo);
+	/* RandR's outputs go with their screen. */
+	xorg_list_for_each_entry_safe(c, cnext, &sx->connectors, link) {
+		if (screen && c->output->pScreen != screen)
+			continue;
+		xorg_list_del(&c->link);
+		free(c);
+	}
+}
+
+static bool
+connector_changed(struct sf_xorg_connector *c)
+{
+	CARD8 now = c->output->connection;
+
+	if (now == c->connection)
+		return false;
+	if (c->connection == RR_Disconnected && now == RR_Connected) {
+		c->plugged = true;
+		sf_xorg_log(SF_LOG_INFO, "output %s: plugged in",
+			    c->output->name);
+	} else if (now == RR_Disconnected) {
+		c->plugged = false;
+		sf_xorg_log(SF_LOG_INFO, "output %s: unplugged",
+			    c->output->name);
+	}
+	c->connection = now;
+	return true;
+}
+
+void
+sf_xorg_output_poll(struct sf_xorg *sx)
+{
+	bool layout_changed = false;
+
+	for (int s = 0; s < screenInfo.numScreens; s++) {
+		ScreenPtr screen = screenInfo.screens[s];
+		rrScrPrivPtr rr = rrGetScrPriv(screen);
+
+		for (int i = 0; rr && i < rr->numOutputs; i++) {
+			RROutputPtr o = rr->outputs[i];
+			struct sf_xorg_connector *c = connector_get(sx, o);
+			struct sf_xorg_output *xo = sf_xorg_output_find(sx, o);
+			bool lit = o->crtc && o->crtc->mode;
+
+			if (c)
+				connector_changed(c);
+			if (xo && xo->powered_off && lit) {
+				/* A client (xrandr --auto, the desktop) lit
+				 * it again: the user wants it. */
+				sf_xorg_log(SF_LOG_INFO, "output %s: lit by a "
+					    "client while powered off; "
+					    "stillframe keeps it on", o->name);
+				xo->powered_off = false;
+				xo->rr_crtc = o->crtc;
+				sf_output_request_power(xo->core,
+							SF_OUTPUT_POWER_ON,
+							sf_xorg_now());
+				layout_changed = true;
+			} else if (xo && !xo->powered_off &&
+				   (!lit || o->crtc != xo->rr_crtc)) {
+				sf_xorg_log(SF_LOG_INFO, "output %s: %s by a "
+					    "client", o->name, lit ?
+					    "moved to another CRTC" :
+					    "switched off");
+				/* Nothing to put back: the client set it. */
+				xo->dying = true;
+				output_destroy(xo);
+				xo = NULL;
+				layout_changed = true;
+			}
+			if (!xo && lit) {
+				output_add(sx, screen, o);
+				layout_changed = true;
+			} else if (xo && c && c->plugged) {
+				c->plugged = false;
+				sf_output_notify_hotplug(xo->core,
+							 sf_xorg_now());
+			}
+		}
+	}
+	if (layout_changed)
+		sf_xorg_window_place_all(sx);
 }
 
 struct sf_xorg_output *
@@ -350,6 +486,65 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 	return false;
 }
 
+static bool
+core_set_output_power(void *data, struct sf_output *o, bool on)
+{
+	struct sf_xorg *sx = data;
+	struct sf_xorg_output *xo = from_core(o);
+	RRCrtcPtr crtc = xo->rr_crtc;
+	Bool ok;
+
+	if (xo->dying)
+		return true;
+	if (!on) {
+		if (!crtc->mode)
+			return false;
+		RROutputPtr *outputs = calloc((size_t)crtc->numOutputs + 1,
+					      sizeof(*outputs));
+		if (!outputs)
+			return false;
+		memcpy(outputs, crtc->outputs,
+		       (size_t)crtc->numOutputs * sizeof(*outputs));
+		xo->off_mode = crtc->mode->mode;
+		snprintf(xo->off_mode_name, sizeof(xo->off_mode_name), "%.*s",
+			 (int)crtc->mode->mode.nameLength, crtc->mode->name);
+		xo->off_x = crtc->x;
+		xo->off_y = crtc->y;
+		xo->off_rotation = crtc->rotation;
+		free(xo->off_outputs);
+		xo->off_outputs = outputs;
+		xo->off_n_outputs = crtc->numOutputs;
+		/* As xrandr --off does, without a new screen size. */
+		ok = RRCrtcSet(crtc, NULL, crtc->x, crtc->y, crtc->rotation, 0,
+			       NULL);
+		if (!ok)
+			return false;
+		xo->powered_off = true;
+		sf_xorg_release(sx, xo, "output powered off");
+	} else {
+		if (!xo->powered_off || crtc->mode) {
+			xo->powered_off = false;	/* lit by a client */
+			return true;
+		}
+		xRRModeInfo info = xo->off_mode;
+		info.nameLength = (CARD16)strlen(xo->off_mode_name);
+		RRModePtr mode = RRModeGet(&info, xo->off_mode_name);
+		if (!mode)
+			return false;
+		ok = RRCrtcSet(crtc, mode, xo->off_x, xo->off_y,
+			       xo->off_rotation, xo->off_n_outputs,
+			       xo->off_outputs);
+		RRModeDestroy(mode);
+		if (!ok)
+			return false;
+		xo->powered_off = false;
+		xo->dpms = DPMSModeOn;
+	}
+	RRTellChanged(xo->screen);
+	sf_xorg_window_place_all(sx);
+	return true;
+}
+
 /* The backlight is the internal panel's; it dims with the outputs
  * stillframe drives (Option "Outputs"). */
 static bool
@@ -401,4 +596,5 @@ const struct sf_core_interface sf_xorg_core_interface = {
 	.set_backlight = core_set_backlight,
 	.set_reclock = core_set_reclock,
 	.schedule_repaint = core_schedule_repaint,
+	.set_output_power = core_set_output_power,
 };

@@ -40,6 +40,14 @@ struct sf_xorg_hold {
 	sf_time_t since;
 };
 
+/* What RandR last said of one output's connector, for hotplugs. */
+struct sf_xorg_connector {
+	struct xorg_list link;		/* sf_xorg.connectors */
+	RROutputPtr output;
+	CARD8 connection;		/* RR_Connected, ... */
+	bool plugged;			/* came from disconnected */
+};
+
 /* A client's SelectEvents. */
 struct sf_xorg_selection {
 	struct xorg_list link;		/* sf_xorg.selections */
@@ -59,6 +67,7 @@ struct sf_xorg {
 	struct xorg_list windows;	/* sf_xorg_window.link */
 	struct xorg_list holds;		/* sf_xorg_hold.link */
 	struct xorg_list selections;	/* sf_xorg_selection.link */
+	struct xorg_list connectors;	/* sf_xorg_connector.link */
 	int screens_open;
 	OsTimerPtr timer;
 	sf_time_t timer_deadline;
@@ -119,6 +128,16 @@ struct sf_xorg_output {
 	bool dpms_missing_logged;
 	bool dying;			/* going: touch nothing */
 	bool repaint_due;		/* the core asked to paint */
+	/* Powered off by stillframe: the CRTC is disabled and what it
+	 * showed is kept here to put back (the screen keeps its size, so
+	 * no window moves). */
+	bool powered_off;
+	xRRModeInfo off_mode;
+	char off_mode_name[32];
+	int off_x, off_y;
+	Rotation off_rotation;
+	RROutputPtr *off_outputs;
+	int off_n_outputs;
 	bool committed_now;		/* damage reported this cycle */
 	int dpms;			/* DPMSMode* last set */
 	enum sf_idle_state last_state;	/* for StateNotify */
@@ -133,6 +152,16 @@ extern const struct sf_core_interface sf_xorg_core_interface;
  * set up) and makes them the core's outputs. */
 void
 sf_xorg_output_scan(struct sf_xorg *sx);
+
+/* Follows RandR since the last call: a connector plugged in (hotplug),
+ * an output lit by a client (xrandr, the desktop) or switched off by
+ * one.  Cheap: a few compares per output. */
+void
+sf_xorg_output_poll(struct sf_xorg *sx);
+
+/* The tracked output behind a RandR output, or NULL. */
+struct sf_xorg_output *
+sf_xorg_output_find(struct sf_xorg *sx, RROutputPtr output);
 
 void
 sf_xorg_output_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
@@ -218,6 +247,15 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now);
 
 void
 sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
+
+/* The outputs' layout changed (one powered off or on, added, gone):
+ * every window is placed again. */
+void
+sf_xorg_window_place_all(struct sf_xorg *sx);
+
+/* `xo` goes: no window is on it any more. */
+void
+sf_xorg_window_forget_output(struct sf_xorg *sx, struct sf_xorg_output *xo);
 
 /* Follows ChangeProperty and DeleteProperty of the hint properties. */
 void

@@ -430,6 +430,30 @@ window_untrack(struct sf_xorg_window *xw)
 }
 
 void
+sf_xorg_window_place_all(struct sf_xorg *sx)
+{
+	struct sf_xorg_window *xw;
+	sf_time_t now = sf_xorg_now();
+
+	xorg_list_for_each_entry(xw, &sx->windows, link)
+		update_placement(xw, now);
+}
+
+void
+sf_xorg_window_forget_output(struct sf_xorg *sx, struct sf_xorg_output *xo)
+{
+	struct sf_xorg_window *xw;
+
+	xorg_list_for_each_entry(xw, &sx->windows, link) {
+		if (xw->output != xo)
+			continue;
+		xw->output = NULL;
+		xw->visible_fraction = 0;
+		sf_surface_set_output(xw->core, NULL, 0, sf_xorg_now());
+	}
+}
+
+void
 sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
 {
 	struct sf_xorg_window *xw, *next;
@@ -892,6 +916,15 @@ sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout)
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		if (!xo->committed_now && !xo->repaint_due)
 			continue;
+		/* Powered off, it will not paint to let a held client go:
+		 * nobody is held on it. */
+		if (!sf_output_is_powered(xo->core)) {
+			xo->committed_now = false;
+			xo->repaint_due = false;
+			sf_output_repaint(xo->core, 0, now, &deadline);
+			sf_xorg_release(sx, xo, "output powered off");
+			continue;
+		}
 		xo->committed_now = false;
 		xo->repaint_due = false;
 		enum sf_repaint_decision d =

@@ -35,6 +35,17 @@
  *			ask Weston for a temporary mode, or the native one
  *			back, as fullscreen-shell would; only for testing
  *			this double (the request log shows these too)
+ *	unplug HEAD | plug HEAD
+ *			a connector's cable pulled out or plugged in: the
+ *			head's connection status changes and Weston's
+ *			frontend destroys or creates its output, as on KMS
+ *			hotplug
+ *
+ *  - with [stillframe-test] heads=NAME,... creates more heads (each a
+ *    headless head with that name, so an output each), and with
+ *    internal-head=NAME marks that head as a built-in panel, as the DRM
+ *    backend does for eDP, LVDS and DSI connectors: a laptop with a
+ *    monitor on HDMI is internal-head=headless heads=HDMI-A-1;
  *
  * The dump has one line per item, keyword first:
  *
@@ -43,6 +54,7 @@
  *		planes N stray_planes N
  *	request NAME switch_mode WxH@MHZ ok|refused time_ms T
  *	request NAME dpms LEVEL time_ms T
+ *	head NAME connected 0|1 internal 0|1
  *	requests_dropped N	(only when the request log overflowed)
  *
  * LEVEL is on, standby, suspend or off; MHZ is the refresh in mHz.
@@ -55,6 +67,7 @@
  */
 
 #include <errno.h>
+#include <libweston/windowed-output-api.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -86,6 +99,10 @@ weston_seat_init(struct weston_seat *seat, struct weston_compositor *ec,
 		 const char *seat_name);
 void
 weston_seat_release(struct weston_seat *seat);
+void
+weston_head_set_connection_status(struct weston_head *head, bool connected);
+void
+weston_head_set_internal(struct weston_head *head);
 int
 weston_seat_init_pointer(struct weston_seat *seat);
 int
@@ -630,6 +647,12 @@ write_dump(struct fake_kms *fk, FILE *f)
 		fprintf(f, "requests_dropped %" PRIu64 "\n",
 			fk->requests_dropped);
 
+	struct weston_head *head = NULL;
+	while ((head = weston_compositor_iterate_heads(fk->compositor, head)))
+		fprintf(f, "head %s connected %d internal %d\n", head->name,
+			weston_head_is_connected(head),
+			head->connection_internal);
+
 	return !ferror(f);
 }
 
@@ -789,6 +812,33 @@ command_switch(struct fake_kms *fk, const char *name, const char *spec)
 		   ret == 0 ? "done" : "failed");
 }
 
+static struct weston_head *
+head_find(struct fake_kms *fk, const char *name)
+{
+	struct weston_head *head = NULL;
+
+	while ((head = weston_compositor_iterate_heads(fk->compositor, head)))
+		if (strcmp(head->name, name) == 0)
+			return head;
+	return NULL;
+}
+
+static void
+command_plug(struct fake_kms *fk, const char *name, bool connected)
+{
+	struct weston_head *head = head_find(fk, name);
+
+	if (!head) {
+		weston_log("fake-kms: bad command: no head '%s'\n", name);
+		return;
+	}
+	weston_log("fake-kms: head %s %s\n", name,
+		   connected ? "plugged in" : "unplugged");
+	/* Weston's frontend follows on its heads_changed idle callback,
+	 * as with a KMS hotplug event. */
+	weston_head_set_connection_status(head, connected);
+}
+
 static void
 run_command(struct fake_kms *fk, char *line)
 {
@@ -845,6 +895,10 @@ run_command(struct fake_kms *fk, char *line)
 		if (argc != 3)
 			goto usage;
 		command_switch(fk, argv[1], argv[2]);
+	} else if (strcmp(cmd, "plug") == 0 || strcmp(cmd, "unplug") == 0) {
+		if (argc != 2)
+			goto usage;
+		command_plug(fk, argv[1], strcmp(cmd, "plug") == 0);
 	} else {
 		weston_log("fake-kms: bad command: unknown '%s'\n", cmd);
 	}
@@ -853,7 +907,8 @@ run_command(struct fake_kms *fk, char *line)
 usage:
 	weston_log("fake-kms: bad command: usage: motion DX DY | "
 		   "button [CODE] | key CODE | touch X Y | dump PATH | "
-		   "switch OUTPUT WxH@MHZ|native (got '%s' with %d "
+		   "switch OUTPUT WxH@MHZ|native | plug HEAD | unplug HEAD "
+		   "(got '%s' with %d "
 		   "arguments)\n", cmd, argc - 1);
 }
 
@@ -1046,6 +1101,57 @@ seat_setup(struct fake_kms *fk, bool with_touch)
 	return true;
 }
 
+/* More heads, and which one is the built-in panel.  Created now, before
+ * the frontend makes outputs of the heads, so they are there at start
+ * like the backend's own. */
+static bool
+heads_setup(struct fake_kms *fk, struct weston_config_section *section)
+{
+	char *names = NULL, *internal = NULL;
+	bool ok = true;
+
+	weston_config_section_get_string(section, "heads", &names, NULL);
+	weston_config_section_get_string(section, "internal-head", &internal,
+					 NULL);
+	if (names && names[0]) {
+		const struct weston_windowed_output_api *api =
+			weston_windowed_output_get_api(fk->compositor);
+		char *save = NULL;
+
+		if (!api) {
+			weston_log("fake-kms: config: heads= needs the "
+				   "headless backend\n");
+			ok = false;
+		}
+		for (char *name = strtok_r(names, ",", &save); ok && name;
+		     name = strtok_r(NULL, ",", &save)) {
+			if (api->create_head(fk->compositor, name) < 0) {
+				weston_log("fake-kms: config: head %s could "
+					   "not be created\n", name);
+				ok = false;
+			} else {
+				weston_log("fake-kms: head %s\n", name);
+			}
+		}
+	}
+	if (ok && internal && internal[0]) {
+		struct weston_head *head = head_find(fk, internal);
+
+		if (head) {
+			weston_head_set_internal(head);
+			weston_log("fake-kms: head %s is internal\n",
+				   internal);
+		} else {
+			weston_log("fake-kms: config: internal-head=%s: no "
+				   "such head\n", internal);
+			ok = false;
+		}
+	}
+	free(names);
+	free(internal);
+	return ok;
+}
+
 WL_EXPORT int
 wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 {
@@ -1079,6 +1185,8 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 				       true);
 	weston_config_section_get_string(section, "control",
 					 &fk->control_path, NULL);
+	if (!heads_setup(fk, section))
+		goto fail;
 
 	if (!seat_setup(fk, with_touch))
 		goto fail;

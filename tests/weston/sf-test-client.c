@@ -9,7 +9,7 @@
  *                  [--inhibit] [--size WxH] [--seconds S]
  *                  [--app-id NAME] [--keyboard]
  *   sf-test-client --misuse double-get|bad-rate|bad-range|bad-priority|
- *                           after-destroy
+ *                           after-destroy|bad-power|unknown-output
  *
  * --app-id names the toplevel (default sf-test-client), which the
  * plugin's status shows as the surface's label: a test running several
@@ -37,6 +37,7 @@
 #include <wayland-client.h>
 
 #include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "stillframe-control-v1-client-protocol.h"
 #include "stillframe-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -46,6 +47,7 @@ struct client {
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm_base;
 	struct stillframe_manager_v1 *stillframe;
+	struct stillframe_control_v1 *control;	/* version 2, for misuse */
 	struct zwp_idle_inhibit_manager_v1 *inhibit_manager;
 	struct wl_seat *seat;
 	struct wl_keyboard *keyboard;
@@ -78,6 +80,10 @@ registry_global(void *data, struct wl_registry *registry, uint32_t name,
 	else if (strcmp(interface, stillframe_manager_v1_interface.name) == 0)
 		c->stillframe = wl_registry_bind(
 			registry, name, &stillframe_manager_v1_interface, 1);
+	else if (strcmp(interface, stillframe_control_v1_interface.name) == 0 &&
+		 version >= 2)
+		c->control = wl_registry_bind(
+			registry, name, &stillframe_control_v1_interface, 2);
 	else if (strcmp(interface, wl_seat_interface.name) == 0 && !c->seat &&
 		 c->want_keyboard)
 		c->seat = wl_registry_bind(registry, name, &wl_seat_interface,
@@ -354,7 +360,25 @@ misuse(struct client *c, const char *what)
 	const struct wl_interface *want_iface = &stillframe_surface_v1_interface;
 	uint32_t want_code;
 
-	if (strcmp(what, "double-get") == 0) {
+	if ((strcmp(what, "bad-power") == 0 ||
+	     strcmp(what, "unknown-output") == 0) && !c->control) {
+		fprintf(stderr, "sf-test-client: no stillframe_control_v1 "
+			"version 2\n");
+		return 2;
+	}
+	if (strcmp(what, "bad-power") == 0) {
+		/* A real output, a value outside output_power. */
+		stillframe_control_v1_set_output_power(c->control, "headless",
+						       3);
+		want_iface = &stillframe_control_v1_interface;
+		want_code = STILLFRAME_CONTROL_V1_ERROR_INVALID_POWER;
+	} else if (strcmp(what, "unknown-output") == 0) {
+		stillframe_control_v1_set_output_power(
+			c->control, "no-such-output",
+			STILLFRAME_CONTROL_V1_OUTPUT_POWER_OFF);
+		want_iface = &stillframe_control_v1_interface;
+		want_code = STILLFRAME_CONTROL_V1_ERROR_UNKNOWN_OUTPUT;
+	} else if (strcmp(what, "double-get") == 0) {
 		stillframe_manager_v1_get_surface(c->stillframe, c->surface);
 		want_iface = &stillframe_manager_v1_interface;
 		want_code = STILLFRAME_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED;

@@ -14,6 +14,8 @@
 #
 # Environment: SF_XORG_MODULE (the built libstillframe.so), SF_X_RAW
 # (tests/xorg/sf-x-raw), XT_TIMEOUT (seconds for a wait, default 10).
+# XT_TWO_OUTPUTS=1 lights the dummy's DUMMY1 right of DUMMY0 at start,
+# on a 2560x1024 screen.
 
 XT_N=0
 XT_FAILED=0
@@ -171,11 +173,21 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 			Identifier "dummy"
 			Driver "dummy"
 			VideoRam 256000
+			$([ "${XT_TWO_OUTPUTS:-0}" = 1 ] &&
+				printf 'Option "Monitor-DUMMY1" "monitor1"')
 		EndSection
 		Section "Monitor"
 			Identifier "monitor"
 			HorizSync 5.0-1000.0
 			VertRefresh 5.0-200.0
+		EndSection
+		Section "Monitor"
+			Identifier "monitor1"
+			HorizSync 5.0-1000.0
+			VertRefresh 5.0-200.0
+			Option "Enable" "true"
+			Option "PreferredMode" "1280x1024"
+			Option "RightOf" "DUMMY0"
 		EndSection
 		Section "Screen"
 			Identifier "screen"
@@ -185,7 +197,8 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 			SubSection "Display"
 				Depth 24
 				Modes "1280x1024"
-				Virtual 1280 1024
+				Virtual $([ "${XT_TWO_OUTPUTS:-0}" = 1 ] &&
+					echo 2560 || echo 1280) 1024
 			EndSubSection
 		EndSection
 	EOF

@@ -13,7 +13,17 @@
  *	sf-test-dpms: output DUMMY0 dpms 3
  *	sf-test-dpms: crtc 0 dpms 3
  *
- * and then passed on to the driver.  Everything else is the driver's.
+ * and then passed on to the driver.
+ *
+ * The dummy driver's outputs also never come and go, so the same copy
+ * stands in for a cable pulled out: when $SF_TEST_UNPLUGGED names a
+ * file, an output whose name is a line of that file is reported
+ * disconnected at the next RandR probe (any xrandr query), as a real
+ * driver would after a hotplug event.  The tests light a second dummy
+ * output at start with its Monitor section's Option "Enable"; once the
+ * initial configuration has used it, the double forgets that option,
+ * which would otherwise make RandR call the output connected whatever
+ * detect says.  Everything else is the driver's.
 
  */
 #ifdef HAVE_XORG_CONFIG_H
@@ -24,6 +34,10 @@
 #include <xf86.h>
 #include <xf86Crtc.h>
 #include <xf86Module.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SF_TEST_DPMS_MAX 32
 
@@ -55,6 +69,41 @@ recording_output_dpms(xf86OutputPtr output, int mode)
 	}
 }
 
+static Bool
+listed_unplugged(const char *name)
+{
+	const char *path = getenv("SF_TEST_UNPLUGGED");
+	char line[64];
+	Bool listed = FALSE;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "r")))
+		return FALSE;
+	while (!listed && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		listed = strcmp(line, name) == 0;
+	}
+	fclose(f);
+	return listed;
+}
+
+static xf86OutputStatus
+unpluggable_output_detect(xf86OutputPtr output)
+{
+	for (int i = 0; i < n_outputs; i++) {
+		if (outputs[i].output != output)
+			continue;
+		if (listed_unplugged(output->name)) {
+			LogMessageVerb(X_INFO, 0, "sf-test-dpms: output %s "
+				       "unplugged (SF_TEST_UNPLUGGED)\n",
+				       output->name);
+			return XF86OutputStatusDisconnected;
+		}
+		return outputs[i].driver->detect(output);
+	}
+	return XF86OutputStatusUnknown;
+}
+
 static void
 recording_crtc_dpms(xf86CrtcPtr crtc, int mode)
 {
@@ -81,6 +130,11 @@ wrap_output(xf86OutputPtr output)
 	outputs[n_outputs].driver = output->funcs;
 	outputs[n_outputs].recording = *output->funcs;
 	outputs[n_outputs].recording.dpms = recording_output_dpms;
+	for (OptionInfoPtr opt = output->options; opt && opt->name; opt++)
+		if (xf86nameCompare(opt->name, "Enable") == 0)
+			opt->found = FALSE;
+	if (output->funcs->detect)
+		outputs[n_outputs].recording.detect = unpluggable_output_detect;
 	output->funcs = &outputs[n_outputs].recording;
 	n_outputs++;
 }

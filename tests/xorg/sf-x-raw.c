@@ -34,6 +34,12 @@
  *   select WINDOW MASK     SelectEvents: ok
  *   pause VALUE            SetPaused (0 or 1; other values are sent as
  *                          they are, for BadValue): ok
+ *   power OUTPUT VALUE     SetOutputPower (1.1) of a RandR output XID to
+ *                          VALUE (0 auto, 1 on, 2 off; others as they
+ *                          are): ok
+ *   outputs                ListOutputPower (1.1): outputs N, then for
+ *                          each " | output 0xXID off_ms M kind K powered
+ *                          P request R name NAME"
  *   raw MINOR LENGTH [WORD...]
  *                          a request with this minor opcode and length
  *                          field (in 4-byte units), followed by exactly
@@ -863,6 +869,24 @@ check_records(struct conn *c, const char *what, uint32_t n, size_t fixed,
 		     what, c->in.len - at, n);
 }
 
+/* A request of the extension with no fields whose reply has the record
+ * count in its third word (GetStatus, ListWindows, ListOutputPower):
+ * false, the error printed, if an error came instead. */
+static bool
+list_request(struct conn *c, uint8_t minor, size_t req_size, uint32_t *n)
+{
+	uint16_t seq = begin_request(c, c->major_opcode, minor,
+				     (uint16_t)(req_size / 4));
+
+	flush_out(c);
+	if (!await_answer(c, seq)) {
+		print_error(c, c->in.data);
+		return false;
+	}
+	*n = get32(c, c->in.data + 8);
+	return true;
+}
+
 static size_t
 output_name_len(const struct conn *c, const uint8_t *rec)
 {
@@ -879,18 +903,13 @@ cmd_status(struct conn *c, const uint32_t *arg, const char *const *text,
 	(void)words;
 	(void)n_words;
 
-	uint16_t seq = begin_request(c, c->major_opcode,
-				     STILLFRAME_X_GET_STATUS,
-				     STILLFRAME_X_GET_STATUS_REQ_SIZE / 4);
+	uint32_t n;
 
-	flush_out(c);
-	if (!await_answer(c, seq)) {
-		print_error(c, c->in.data);
+	if (!list_request(c, STILLFRAME_X_GET_STATUS,
+			  STILLFRAME_X_GET_STATUS_REQ_SIZE, &n))
 		return;
-	}
 
 	const uint8_t *p = c->in.data;
-	uint32_t n = get32(c, p + 8);
 
 	check_records(c, "GetStatus", n, STILLFRAME_X_OUTPUT_INFO_SIZE,
 		      output_name_len);
@@ -927,18 +946,13 @@ cmd_windows(struct conn *c, const uint32_t *arg, const char *const *text,
 	(void)words;
 	(void)n_words;
 
-	uint16_t seq = begin_request(c, c->major_opcode,
-				     STILLFRAME_X_LIST_WINDOWS,
-				     STILLFRAME_X_LIST_WINDOWS_REQ_SIZE / 4);
+	uint32_t n;
 
-	flush_out(c);
-	if (!await_answer(c, seq)) {
-		print_error(c, c->in.data);
+	if (!list_request(c, STILLFRAME_X_LIST_WINDOWS,
+			  STILLFRAME_X_LIST_WINDOWS_REQ_SIZE, &n))
 		return;
-	}
 
 	const uint8_t *p = c->in.data;
-	uint32_t n = get32(c, p + 8);
 
 	check_records(c, "ListWindows", n, STILLFRAME_X_WINDOW_INFO_SIZE,
 		      window_name_len);
@@ -1022,6 +1036,57 @@ cmd_pause(struct conn *c, const uint32_t *arg, const char *const *text,
 	(void)n_words;
 	send_words(c, STILLFRAME_X_SET_PAUSED,
 		   STILLFRAME_X_SET_PAUSED_REQ_SIZE, arg, 1);
+}
+
+static void
+cmd_power(struct conn *c, const uint32_t *arg, const char *const *text,
+	  const uint32_t *words, size_t n_words)
+{
+	(void)text;
+	(void)words;
+	(void)n_words;
+	send_words(c, STILLFRAME_X_SET_OUTPUT_POWER,
+		   STILLFRAME_X_SET_OUTPUT_POWER_REQ_SIZE, arg, 2);
+}
+
+static size_t
+power_name_len(const struct conn *c, const uint8_t *rec)
+{
+	(void)c;
+	return rec[11];
+}
+
+static void
+cmd_outputs(struct conn *c, const uint32_t *arg, const char *const *text,
+	    const uint32_t *words, size_t n_words)
+{
+	(void)arg;
+	(void)text;
+	(void)words;
+	(void)n_words;
+
+	uint32_t n;
+
+	if (!list_request(c, STILLFRAME_X_LIST_OUTPUT_POWER,
+			  STILLFRAME_X_LIST_OUTPUT_POWER_REQ_SIZE, &n))
+		return;
+
+	const uint8_t *p = c->in.data;
+
+	check_records(c, "ListOutputPower", n,
+		      STILLFRAME_X_OUTPUT_POWER_INFO_SIZE, power_name_len);
+	printf("outputs %u", n);
+
+	const uint8_t *rec = p + X_PACKET_SIZE;
+
+	for (uint32_t i = 0; i < n; i++) {
+		printf(" | output 0x%x off_ms %u kind %u powered %u "
+		       "request %u name ", get32(c, rec), get32(c, rec + 4),
+		       rec[8], rec[9], rec[10]);
+		print_name(rec + STILLFRAME_X_OUTPUT_POWER_INFO_SIZE, rec[11]);
+		rec += STILLFRAME_X_OUTPUT_POWER_INFO_SIZE + pad4(rec[11]);
+	}
+	putchar('\n');
 }
 
 static void
@@ -1229,6 +1294,8 @@ static const struct command {
 	{ "hint", "wuuuuu", cmd_hint },
 	{ "select", "wu", cmd_select },
 	{ "pause", "u", cmd_pause },
+	{ "power", "uu", cmd_power },
+	{ "outputs", "", cmd_outputs },
 	{ "raw", "bs*", cmd_raw },
 	{ "wait-event", "u", cmd_wait_event },
 	{ "create-window", "", cmd_create_window },
