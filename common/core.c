@@ -71,6 +71,7 @@ struct sf_output {
 	enum sf_output_power power_request;
 	bool powered;
 	bool power_dirty;		/* policy not applied yet */
+	bool cap_dirty;			/* an inhibiting surface went */
 	bool power_unsupported_logged;
 	/* A wake request (power-on on request, hotplug) limits how deep
 	 * the output may go until then. */
@@ -100,6 +101,7 @@ struct sf_surface {
 	 * again: for RELEASE_COMMITS commits the class holds. */
 	bool held_by_adapter;
 	uint8_t release_commits;
+	unsigned inhibit_count;		/* idle inhibitors on it, nested */
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
 
@@ -467,12 +469,25 @@ power_reason(const struct sf_output *o)
 /* The deepest state the output may enter now: an inhibitor keeps the
  * screen visible (low refresh is invisible); a recent wake request
  * allows only stages that wake within wake-latency-limit. */
+/* Inhibited for the whole output (X's screensaver suspension, a held
+ * key), or by an inhibitor on a surface it shows. */
+static bool
+output_inhibited(const struct sf_output *o)
+{
+	if (o->inhibit_count)
+		return true;
+	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link)
+		if (s->inhibit_count && s->visible_fraction > 0)
+			return true;
+	return false;
+}
+
 static void
 update_cap(struct sf_output *o, sf_time_t now)
 {
 	struct sf_governor_transition tr;
-	enum sf_idle_state cap = o->inhibit_count ? SF_STATE_LOW_REFRESH :
-						    SF_STATE_DPMS_OFF;
+	enum sf_idle_state cap = output_inhibited(o) ? SF_STATE_LOW_REFRESH :
+						       SF_STATE_DPMS_OFF;
 
 	if (now < o->wake_hold_until) {
 		enum sf_idle_state within = sf_governor_deepest_within(
@@ -765,6 +780,10 @@ sf_core_dispatch(struct sf_core *core, sf_time_t now)
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
 		if (o->power_dirty)
 			apply_power(o, now);
+		if (o->cap_dirty) {
+			o->cap_dirty = false;
+			update_cap(o, now);
+		}
 		if (o->wake_hold_until && o->wake_hold_until <= now) {
 			o->wake_hold_until = 0;
 			update_cap(o, now);
@@ -790,7 +809,7 @@ sf_core_next_deadline(const struct sf_core *core)
 	sf_time_t next = core->surface_expiry;
 
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
-		if (o->votes_dirty || o->power_dirty)
+		if (o->votes_dirty || o->power_dirty || o->cap_dirty)
 			return 0;	/* a vote changed: dispatch at once */
 		if (o->wake_hold_until && o->wake_hold_until < next)
 			next = o->wake_hold_until;
@@ -1184,6 +1203,10 @@ sf_surface_destroy(struct sf_surface *s)
 		/* Its vote is gone: choose again at the next dispatch. */
 		o->n_surfaces--;
 		o->selector_retry = 0;
+		/* So is its inhibitor: the cap follows at the next
+		 * dispatch, which knows the time. */
+		if (s->inhibit_count)
+			o->cap_dirty = true;
 	}
 	free(s);
 }
@@ -1238,6 +1261,35 @@ sf_surface_set_output(struct sf_surface *s, struct sf_output *output,
 		old->votes_dirty = true;
 	if (output)
 		output->votes_dirty = true;
+	/* An inhibitor holds the output that shows its surface. */
+	if (s->inhibit_count) {
+		if (old && old != output)
+			update_cap(old, now);
+		if (output)
+			update_cap(output, now);
+	}
+}
+
+void
+sf_surface_inhibit(struct sf_surface *s, sf_time_t now)
+{
+	s->inhibit_count++;
+	if (s->output)
+		update_cap(s->output, now);
+}
+
+void
+sf_surface_uninhibit(struct sf_surface *s, sf_time_t now)
+{
+	if (s->inhibit_count == 0) {
+		core_log(s->core, SF_LOG_ERROR,
+			 "stillframe bug: surface %u uninhibited more often "
+			 "than inhibited", s->id);
+		return;
+	}
+	s->inhibit_count--;
+	if (s->output)
+		update_cap(s->output, now);
 }
 
 void

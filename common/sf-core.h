@@ -181,8 +181,8 @@ sf_output_get_power_request(const struct sf_output *output);
 struct sf_output *
 sf_core_find_output(struct sf_core *core, const char *name);
 
-/* Idle inhibitors on this output (zwp_idle_inhibitor_v1 on a visible
- * surface, a screensaver-inhibit request): nested. */
+/* Inhibitors of the whole output (a screensaver-inhibit request, a key
+ * held down): nested.  One on a surface is sf_surface_inhibit(). */
 void
 sf_output_inhibit(struct sf_output *output, sf_time_t now);
 
@@ -225,6 +225,15 @@ sf_surface_set_output(struct sf_surface *surface, struct sf_output *output,
 
 void
 sf_surface_set_focused(struct sf_surface *surface, bool focused);
+
+/* An idle inhibitor on the surface (zwp_idle_inhibitor_v1): nested.
+ * While the surface is visible, the output it is on stays visible (low
+ * refresh at most); other outputs follow their own stages. */
+void
+sf_surface_inhibit(struct sf_surface *surface, sf_time_t now);
+
+void
+sf_surface_uninhibit(struct sf_surface *surface, sf_time_t now);
 
 void
 sf_surface_set_content_type(struct sf_surface *surface,

@@ -524,4 +524,61 @@ SF_TEST(kind_guessed_and_applied_at_first_dispatch)
 	sf_core_destroy(core);
 }
 
+SF_TEST(inhibitor_holds_only_the_output_showing_it)
+{
+	struct recorder r;
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	config_set(&cfg, "standby-timeout", "30");
+	config_set(&cfg, "external-standby-timeout", "30");
+	config_set(&cfg, "dim-timeout", "0");
+	struct sf_core *core = make_core(&r, &cfg);
+	struct sf_output *panel = add_output(core, &r, 0, "eDP-1",
+					     SF_OUTPUT_KIND_INTERNAL, 0);
+	struct sf_output *hdmi = add_output(core, &r, 1, "HDMI-A-1",
+					    SF_OUTPUT_KIND_EXTERNAL, 0);
+	struct sf_surface *video = sf_surface_create(core, 1920, 1080, 0);
+
+	sf_surface_inhibit(video, 0);
+	/* Not shown anywhere yet: holds nothing. */
+	sf_surface_set_output(video, panel, 1.0, SF_SEC(1));
+	run_until(core, SF_SEC(31));
+	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
+	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_LOW_REFRESH);
+
+	/* Moved to the monitor: the monitor wakes to low refresh at most;
+	 * the panel is free, and its standby comes a full timeout later
+	 * (the video just ended, as far as it knows). */
+	sf_surface_set_output(video, hdmi, 1.0, SF_SEC(40));
+	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_LOW_REFRESH);
+	run_until(core, SF_SEC(69));
+	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_LOW_REFRESH);
+	run_until(core, SF_SEC(71));
+	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_DPMS_STANDBY);
+
+	/* Hidden, it holds nothing either. */
+	sf_surface_set_output(video, hdmi, 0.0, SF_SEC(72));
+	run_until(core, SF_SEC(103));
+	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
+
+	/* Destroyed while shown: the hold goes at the next dispatch. */
+	sf_surface_set_output(video, hdmi, 1.0, SF_SEC(110));
+	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_LOW_REFRESH);
+	sf_surface_destroy(video);
+	sf_assert_int_eq(sf_core_next_deadline(core), 0);
+	sf_core_dispatch(core, SF_SEC(110));	/* "now", as an adapter does */
+	run_until(core, SF_SEC(139));
+	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_LOW_REFRESH);
+	run_until(core, SF_SEC(141));
+	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
+
+	/* Unbalanced: a bug report, not a crash. */
+	struct sf_surface *other = sf_surface_create(core, 10, 10, SF_SEC(150));
+	sf_surface_uninhibit(other, SF_SEC(150));
+	sf_assert_str_contains(r.last_error, "uninhibited more often");
+	sf_surface_destroy(other);
+	sf_core_destroy(core);
+}
+
 SF_TEST_MAIN()

@@ -101,13 +101,15 @@ sf_weston_set_paused(struct sf_weston *sfw, bool paused)
 /* --- idle inhibition --- */
 
 /* The core holds every output above DIM while the compositor's own
- * idle_inhibit count is up: our inhibitors, a held key or button, and
- * anything else in Weston that inhibits idling. */
+ * idle_inhibit count is up for something else than our inhibitors: a
+ * held key or button, anything else in Weston that inhibits idling.
+ * Our inhibitors hold the output their surface is on (the core follows
+ * the surface), so a monitor beside a playing video still blanks. */
 static void
 sync_idle_inhibit(struct sf_weston *sfw)
 {
 	static const char *const why[] = { "released", "inhibited" };
-	bool want = sfw->compositor->idle_inhibit > 0;
+	bool want = sfw->compositor->idle_inhibit > sfw->inhibitors;
 
 	if (want == (sfw->inhibitors_applied != 0))
 		return;
@@ -131,17 +133,25 @@ sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface)
 	/* libweston's own inhibit helpers are private; this is what they
 	 * do. */
 	sfw->compositor->idle_inhibit++;
-	sf_weston_log(sfw, "idle inhibitor on %s", surface ?
-		      sf_weston_surface_label(sf_weston_surface_get(sfw,
-								    surface)) :
-		      "(no surface)");
+	struct sf_weston_surface *sws =
+		surface ? sf_weston_surface_get(sfw, surface) : NULL;
+	sf_weston_log(sfw, "idle inhibitor on %s",
+		      sws ? sf_weston_surface_label(sws) : "(no surface)");
+	if (sws)
+		sf_surface_inhibit(sws->core, sf_weston_now(sfw));
 	sync_idle_inhibit(sfw);
+	sf_weston_schedule_dispatch(sfw);
 }
 
 void
 sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface)
 {
-	(void)surface;
+	/* Gone with its surface's tracking, if that went first. */
+	struct sf_weston_surface *sws =
+		surface ? sf_weston_surface_find(sfw, surface) : NULL;
+
+	if (sws)
+		sf_surface_uninhibit(sws->core, sf_weston_now(sfw));
 	if (sfw->inhibitors == 0) {
 		weston_log("stillframe bug: idle inhibitor released twice\n");
 		return;
@@ -153,6 +163,7 @@ sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface)
 	if (sfw->compositor->state == WESTON_COMPOSITOR_ACTIVE)
 		weston_compositor_wake(sfw->compositor);
 	sync_idle_inhibit(sfw);
+	sf_weston_schedule_dispatch(sfw);
 }
 
 /* --- configuration --- */

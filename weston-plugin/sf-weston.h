@@ -70,8 +70,9 @@ struct sf_weston {
 	struct wl_list seats;		/* internal, input.c */
 
 	bool paused;			/* stillframectl pause */
-	uint32_t inhibitors;		/* our idle inhibitors, all outputs */
-	bool inhibitors_applied;	/* outputs are inhibited in the core */
+	uint32_t inhibitors;		/* our idle inhibitors (surfaces') */
+	bool inhibitors_applied;	/* every output inhibited in the core,
+					 * for the compositor's other reasons */
 
 	/* Emitted for every input event after the core saw it. */
 	struct wl_signal input_signal;
@@ -264,8 +265,9 @@ sf_weston_protocols_send_throttled(struct sf_weston_surface *sws,
 /* --- idle inhibition (plugin.c) --- */
 
 /* An idle inhibitor on `surface` became active or went away.  Counted
- * into the compositor's own idle_inhibit too, so Weston's idle-time and
- * stillframe's stages are held back alike. */
+ * into the compositor's own idle_inhibit too, so that Weston's
+ * idle-time (one for all outputs) is held back; stillframe's stages are
+ * held back on the output that shows the surface. */
 void
 sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface);
 

@@ -19,6 +19,7 @@
 #include <xorg-server.h>
 #include <xf86.h>
 #include <xf86Crtc.h>
+#include <X11/Xatom.h>
 #include <X11/extensions/dpmsconst.h>
 
 #include "sf-xorg.h"
@@ -170,6 +171,29 @@ sf_xorg_output_find(struct sf_xorg *sx, RROutputPtr o)
 	return NULL;
 }
 
+/* RandR 1.3's ConnectorType property, when the driver sets it, says
+ * what the name may not ("DFP-0", "DUMMY1"): "Panel" is built in, any
+ * other known type a connector for a monitor. */
+static enum sf_output_kind
+output_kind(RROutputPtr o)
+{
+	static const char property[] = "ConnectorType";
+	Atom name = MakeAtom(property, sizeof(property) - 1, FALSE);
+	RRPropertyValuePtr v = name != None ?
+		RRGetOutputProperty(o, name, FALSE) : NULL;
+
+	if (v && v->type == XA_ATOM && v->format == 32 && v->size == 1) {
+		Atom type_atom;
+		memcpy(&type_atom, v->data, sizeof(type_atom));
+		const char *type = NameForAtom(type_atom);
+		if (type && strcmp(type, "Panel") == 0)
+			return SF_OUTPUT_KIND_INTERNAL;
+		if (type && strcmp(type, "unknown") != 0)
+			return SF_OUTPUT_KIND_EXTERNAL;
+	}
+	return sf_output_kind_from_name(o->name);
+}
+
 static void
 output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 {
@@ -182,7 +206,8 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	xo->screen = screen;
 	xo->rr_output = o;
 	xo->rr_crtc = o->crtc;
-	bool internal = sf_platform_output_is_internal(o->name);
+	enum sf_output_kind kind = output_kind(o);
+	bool internal = kind == SF_OUTPUT_KIND_INTERNAL;
 	xo->manage_refresh = sf_config_output_selected(&sx->config, o->name,
 						       internal);
 	if (!build_modes(xo, &modes))
@@ -199,7 +224,6 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	/* A driven output keeps the panel lit until it dims itself. */
 	if (xo->manage_refresh)
 		sf_platform_set_output_backlight(sx->platform, o->name, 100);
-	enum sf_output_kind kind = sf_output_kind_from_name(o->name);
 	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d, %s): %zu mode%s at "
 		    "%ux%u%s", o->name, screen->myNum,
 		    sf_output_kind_name(kind), xo->n_modes,

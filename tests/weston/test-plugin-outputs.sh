@@ -98,7 +98,7 @@ ini() {	# ini LINE...: the weston.ini, the lines go to [stillframe]
 	printf '%s\n' "$@"
 }
 
-wt_plan 33
+wt_plan 35
 
 # ---- a laptop with a monitor nobody needs ----
 wt_start outputs -l log,stillframe < <(ini unneeded-outputs=external \
@@ -239,4 +239,25 @@ wt_is "$(dpms_of HDMI-A-1) ${after##*;}" "off " \
 	"after Weston's wake lit every output, the unneeded one is dark again"
 wt_like "${after#"$mark"}" '^on;off;$' \
 	"(Weston turned it on, stillframe turned it off at once)"
+wt_stop
+
+# ---- an idle inhibitor holds the output that shows it ----
+# Both blank after 2 s; a client with an inhibitor, mapped on the panel
+# (the pointer is there), keeps the panel lit while the monitor blanks.
+wt_start outputs-inhibit -l log,stillframe < <(ini standby-timeout=2 \
+	external-standby-timeout=2 off-timeout=0 external-off-timeout=0 \
+	dim-timeout=0)
+wt_cmd motion -4000 -4000
+wt_client "$SF_TEST_CLIENT" --inhibit --app-id inhibitor
+INHIBITOR=$WT_LAST_PID
+wt_poll "$WT_TIMEOUT" "the inhibitor's surface on the panel" \
+	eval 'ctl status | grep -q "label=inhibitor$"'
+wt_poll 8 "HDMI-A-1 standby" dpms_is HDMI-A-1 standby
+sleep 1
+wt_is "$(dpms_of HDMI-A-1) $(dpms_of headless) $(status_value output.headless.state)" \
+	"standby on low-refresh" \
+	"the monitor blanks; the panel showing the inhibitor stays lit"
+wt_client_stop "$INHIBITOR"
+wt_poll 8 "the panel in standby" dpms_is headless standby
+wt_ok "dpms_is headless standby" "the inhibitor gone, the panel blanks too"
 wt_stop

@@ -23,7 +23,12 @@
  * output at start with its Monitor section's Option "Enable"; once the
  * initial configuration has used it, the double forgets that option,
  * which would otherwise make RandR call the output connected whatever
- * detect says.  Everything else is the driver's.
+ * detect says.
+ *
+ * Real drivers tell a panel from a monitor with RandR's ConnectorType
+ * property; the dummy driver sets none.  $SF_TEST_CONNECTOR_TYPES, as
+ * "DUMMY0=Panel DUMMY1=HDMI", gives outputs one, as such a driver
+ * would.  Everything else is the driver's.
 
  */
 #ifdef HAVE_XORG_CONFIG_H
@@ -34,6 +39,8 @@
 #include <xf86.h>
 #include <xf86Crtc.h>
 #include <xf86Module.h>
+#include <randrstr.h>
+#include <X11/Xatom.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +162,33 @@ wrap_crtc(xf86CrtcPtr crtc)
 	n_crtcs++;
 }
 
+static void
+set_connector_types(xf86OutputPtr output)
+{
+	const char *spec = getenv("SF_TEST_CONNECTOR_TYPES");
+	size_t len = strlen(output->name);
+	static const char property[] = "ConnectorType";
+
+	for (const char *p = spec; p && *p;) {
+		size_t item = strcspn(p, " ");
+		if (item > len + 1 && p[len] == '=' &&
+		    strncmp(p, output->name, len) == 0 && output->randr_output) {
+			Atom type = MakeAtom(p + len + 1, item - len - 1, TRUE);
+			Atom name = MakeAtom(property, sizeof(property) - 1,
+					     TRUE);
+			RRChangeOutputProperty(output->randr_output, name,
+					       XA_ATOM, 32, PropModeReplace, 1,
+					       &type, FALSE, FALSE);
+			LogMessageVerb(X_INFO, 0, "sf-test-dpms: output %s "
+				       "ConnectorType %.*s\n", output->name,
+				       (int)(item - len - 1), p + len + 1);
+		}
+		p += item;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 /* Runs every generation, after the drivers made their outputs. */
 static void
 sf_test_dpms_init(void)
@@ -169,8 +203,10 @@ sf_test_dpms_init(void)
 		if (!scrn->privates[xf86CrtcConfigPrivateIndex].ptr)
 			continue;
 		xf86CrtcConfigPtr config = XF86_CRTC_CONFIG_PTR(scrn);
-		for (int i = 0; i < config->num_output; i++)
+		for (int i = 0; i < config->num_output; i++) {
 			wrap_output(config->output[i]);
+			set_connector_types(config->output[i]);
+		}
 		for (int i = 0; i < config->num_crtc; i++)
 			wrap_crtc(config->crtc[i]);
 	}

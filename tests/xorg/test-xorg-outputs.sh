@@ -10,7 +10,12 @@
 #  - stillframectl output DUMMY1 on|auto and SetOutputPower's errors,
 #    in both byte orders;
 #  - a cable pulled out and plugged in again powers it on;
-#  - pause puts it back, resume powers it off again, and so does exit.
+#  - pause puts it back, resume powers it off again; the server exits
+#    cleanly;
+#  - with the double giving the outputs RandR's ConnectorType (DUMMY0 a
+#    Panel, DUMMY1 HDMI), UnneededOutputs "external" finds the monitor,
+#    which blanks on ExternalStandbyTimeout and, after a wake request,
+#    goes no deeper than standby.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -66,9 +71,9 @@ log_count() {
 	grep -c -- "$1" "$XT_LOG"
 }
 
-xt_plan 27
+xt_plan 31
 
-export SF_TEST_UNPLUGGED
+export SF_TEST_UNPLUGGED SF_TEST_CONNECTOR_TYPES=
 XT_DIR=$(mktemp -d "/tmp/stillframe-xt.XXXXXX")
 SF_TEST_UNPLUGGED=$XT_DIR/unplugged
 : >"$SF_TEST_UNPLUGGED"
@@ -186,4 +191,41 @@ xt_ok "grep -q 'finished: modes and DPMS put back' '$XT_LOG'" \
 	"the server exits cleanly with stillframe"
 xt_ok "[ \"\$(grep -c 'output DUMMY1 (virtual): powered on' '$XT_LOG')\" -ge 3 ]" \
 	"the output was powered on on request, after the hotplug and for the pause"
+xt_stop
+
+# ---- a panel and a monitor, by ConnectorType ----
+# dpms_of OUTPUT: the last DPMS level the double saw stillframe set.
+dpms_of() {
+	grep "sf-test-dpms: output $1 dpms " "$XT_LOG" | tail -n 1 |
+		awk '{ print $NF }'
+}
+dpms_is() {
+	[ "$(dpms_of "$1")" = "$2" ]
+}
+state_of() {	# state_of OUTPUT: its idle state from stillframectl status
+	ctl status | awk -v k="output.$1.state" '$1 == k { print $2 }'
+}
+SF_TEST_CONNECTOR_TYPES="DUMMY0=Panel DUMMY1=HDMI" XT_TWO_OUTPUTS=1 \
+	XT_TEST_DPMS=1 xt_start kinds <<-EOF ||
+	Option "UnneededOutputs" "external"
+	Option "ExternalStandbyTimeout" "2"
+	Option "ExternalOffTimeout" "4"
+	Option "StandbyTimeout" "300"
+EOF
+	{ echo "Bail out! Xorg did not start"; exit 1; }
+xt_poll "$XT_TIMEOUT" "DUMMY1 without a CRTC" \
+	geometry_is DUMMY1 "connected none"
+xt_is "$(ctl status | grep -E '^output\.DUMMY[01]\.(kind|power) ' | tr '\n' ';')" \
+	"output.DUMMY0.kind internal;output.DUMMY0.power on;output.DUMMY1.kind external;output.DUMMY1.power off;" \
+	"ConnectorType tells the panel from the monitor; external is unneeded"
+ctl output DUMMY1 on >/dev/null
+on_at=$EPOCHREALTIME
+xt_poll 6 "DUMMY1 in standby" dpms_is DUMMY1 1
+xt_is "$(state_of DUMMY1) $(dpms_of DUMMY1)" "standby 1" \
+	"ExternalStandbyTimeout=2: the monitor goes to standby"
+xt_ok '[ "$(state_of DUMMY0)" != standby ]' "the panel keeps its own timeouts"
+sleep "$(awk -v t="$on_at" -v now="$EPOCHREALTIME" \
+	'BEGIN { d = t + 5.5 - now; print (d > 0 ? d : 0) }')"
+xt_is "$(state_of DUMMY1) $(dpms_of DUMMY1)" "standby 1" \
+	"after the wake request it goes no deeper than standby"
 xt_stop
