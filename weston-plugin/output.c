@@ -312,6 +312,18 @@ from_core(struct sf_output *o)
 	return sf_output_get_user_data(o);
 }
 
+/* A KMS backend carries out a mode switch or a DPMS-on in the commit
+ * of the output's next repaint (Weston's DRM backend only marks its
+ * state invalid or its DPMS pending): that repaint must come, and must
+ * not be held, or the panel keeps its old mode or stays dark until the
+ * next change nobody holds. */
+static void
+repaint_for_backend(struct sf_weston_output *swo)
+{
+	swo->force |= SF_FORCE_OTHER;
+	weston_output_schedule_repaint(swo->output);
+}
+
 static bool
 core_set_mode(void *data, struct sf_output *o, size_t index)
 {
@@ -332,7 +344,10 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 	else
 		ret = weston_output_mode_switch_to_temporary(
 			output, mode, output->current_scale);
-	return ret == 0 && output->current_mode == mode;
+	if (ret != 0 || output->current_mode != mode)
+		return false;
+	repaint_for_backend(swo);
+	return true;
 }
 
 static bool
@@ -385,7 +400,7 @@ core_set_output_power(void *data, struct sf_output *o, bool on)
 	 * damage, but a full repaint is what a lit output needs. */
 	pixman_region32_union(&c->primary_plane.damage,
 			      &c->primary_plane.damage, &output->region);
-	weston_output_schedule_repaint(output);
+	repaint_for_backend(swo);
 	return true;
 }
 
@@ -399,9 +414,12 @@ compositor_handle_wake(struct wl_listener *listener, void *data)
 	struct sf_weston_output *swo;
 	(void)data;
 
-	wl_list_for_each(swo, &sfw->outputs, link)
-		if (swo->powered_off && swo->output->set_dpms)
+	wl_list_for_each(swo, &sfw->outputs, link) {
+		if (!swo->powered_off)
+			repaint_for_backend(swo);	/* its DPMS-on commit */
+		else if (swo->output->set_dpms)
 			swo->output->set_dpms(swo->output, WESTON_DPMS_OFF);
+	}
 }
 
 static bool
@@ -421,9 +439,10 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 		/* Coming back from weston_compositor_sleep(): Weston's own
 		 * wake path turns every output on and tells the shell. */
 		if (c->state == WESTON_COMPOSITOR_SLEEPING)
-			weston_compositor_wake(c);
+			weston_compositor_wake(c);	/* repaints: see wake */
 		else
 			output->set_dpms(output, WESTON_DPMS_ON);
+		repaint_for_backend(swo);
 		break;
 	case SF_DPMS_STANDBY:
 		/* Weston went idle on its own idle-time (the shell fades,

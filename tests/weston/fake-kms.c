@@ -9,6 +9,9 @@
  *
  *  - creates a seat "stillframe-test" with pointer, keyboard and (unless
  *    [stillframe-test] touch=false) touch, so that real clients start;
+ *  - turns an output's DPMS on only with its next repaint, as Weston's
+ *    DRM backend does (off takes effect at once): the dump's dpms is
+ *    what the display shows, the request log what was asked;
  *  - gives every output the modes 120, 60, 48 and 30 Hz at the headless
  *    resolution (60 Hz is preferred, current and native, as a panel's
  *    native mode would be), and installs switch_mode and set_dpms hooks
@@ -206,7 +209,8 @@ struct fake_output {
 
 	uint64_t repaints;
 	uint64_t mode_switches;
-	enum dpms_enum dpms;
+	enum dpms_enum dpms;		/* as the display has it */
+	bool dpms_on_pending;		/* asked for; the next frame lights it */
 
 	/* Planes assigned in this repaint cycle and not yet painted. */
 	bool planes_pending;
@@ -371,6 +375,13 @@ output_set_dpms(struct weston_output *output, enum dpms_enum level)
 	struct request *req = request_append(fo->fk, REQUEST_DPMS, output);
 	if (req)
 		req->level = level;
+	/* As Weston's DRM backend: off is committed at once, on only with
+	 * the next frame (its DPMS is "pending" until a repaint). */
+	if (level == WESTON_DPMS_ON && fo->dpms != WESTON_DPMS_ON) {
+		fo->dpms_on_pending = true;
+		return;
+	}
+	fo->dpms_on_pending = false;
 	fo->dpms = level;
 }
 
@@ -392,8 +403,13 @@ output_repaint(struct weston_output *output, pixman_region32_t *damage,
 
 	fo->planes_pending = false;
 	int ret = fo->backend_repaint(output, damage, repaint_data);
-	if (ret == 0)
+	if (ret == 0) {
 		fo->repaints++;
+		if (fo->dpms_on_pending) {
+			fo->dpms_on_pending = false;
+			fo->dpms = WESTON_DPMS_ON;
+		}
+	}
 	return ret;
 }
 

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the scripts that run inside the test VM (guest-*.sh), as
+# root in the guest's chroot of the host root: TAP output, the KMS state
+# the kernel shows in debugfs, atomic commits counted by ftrace, and real
+# input through tests/vm/sf-vm-input (uinput).  Sourced, not run.
+
+VT_N=0
+VT_FAILED=0
+
+vt_ok() {	# vt_ok STATUS DESC
+	VT_N=$((VT_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $VT_N - $2"
+	else
+		echo "not ok $VT_N - $2"
+		VT_FAILED=$((VT_FAILED + 1))
+	fi
+}
+
+vt_is() {	# vt_is GOT WANT DESC
+	if [ "$1" = "$2" ]; then
+		vt_ok 0 "$3"
+	else
+		vt_ok 1 "$3"
+		echo "# got:  '$1'"
+		echo "# want: '$2'"
+	fi
+}
+
+vt_diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+vt_done() {
+	echo "1..$VT_N"
+	[ "$VT_FAILED" = 0 ]
+}
+
+# vt_poll SECONDS CMD...: until CMD succeeds; a fork costs ~0.1 s under
+# TCG, so the loop sleeps little.
+vt_poll() {
+	local end=$(($(date +%s) + $1))
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$(date +%s)" -ge "$end" ] && return 1
+		sleep 0.2
+	done
+}
+
+# ---- what the kernel says: /sys/kernel/debug/dri/0/state ----
+
+DRI_STATE=/sys/kernel/debug/dri/0/state
+
+# crtc_field NAME: a field of the first CRTC ("active", "enable").
+crtc_field() {
+	awk -v f="$1" '/^crtc\[/ { c = 1; next } /^[a-z]/ { c = 0 }
+		c && $1 ~ "^" f "=" { sub(/^[^=]*=/, "", $1); print $1; exit }' \
+		"$DRI_STATE"
+}
+
+# crtc_mode: "WxH@HZ" of the first CRTC's mode, as the kernel has it.
+# The line is `mode: "NAME": VREFRESH CLOCK HDISPLAY ... VTOTAL TYPE
+# FLAGS`; the name is the client's (Xorg's modesetting leaves it empty),
+# so the numbers are read from the end.
+crtc_mode() {
+	awk '/^crtc\[/ { c = 1; next } /^[a-z]/ { c = 0 }
+		c && $1 == "mode:" {
+			print $(NF - 9) "x" $(NF - 5) "@" $(NF - 11); exit }' \
+		"$DRI_STATE"
+}
+
+crtc_mode_is() {
+	[ "$(crtc_mode)" = "$1" ]
+}
+
+crtc_active_is() {
+	[ "$(crtc_field active)" = "$1" ]
+}
+
+# ---- atomic commits, counted by the kernel's function tracer ----
+
+TRACING=/sys/kernel/debug/tracing
+
+commits_start() {
+	echo 0 >"$TRACING/tracing_on"
+	echo 'drm_atomic_commit drm_atomic_nonblocking_commit' \
+		>"$TRACING/set_ftrace_filter"
+	echo function >"$TRACING/current_tracer"
+	echo 16384 >"$TRACING/buffer_size_kb"
+	: >"$TRACING/trace"
+	echo 1 >"$TRACING/tracing_on"
+}
+
+# commits_count: atomic commits (each page flip, modeset or DPMS change
+# of a KMS client is one) since commits_start.
+commits_count() {
+	grep -c 'drm_atomic' "$TRACING/trace"
+}
+
+# ---- input: a uinput device, fed through a FIFO ----
+
+input_start() {	# input_start SF_VM_INPUT
+	mkfifo /tmp/vm-input
+	"$1" </tmp/vm-input 2>/tmp/vm-input.log &
+	VT_INPUT_PID=$!
+	exec 7>/tmp/vm-input
+	echo "ready /tmp/vm-input.ready" >&7
+	vt_poll 10 test -e /tmp/vm-input.ready
+}
+
+input() {	# input COMMAND...: one line for sf-vm-input
+	echo "$*" >&7
+}
+
+input_stop() {
+	exec 7>&-
+	wait "$VT_INPUT_PID" 2>/dev/null
+}
+
+# ---- the checks both display servers share ----
+
+# check_refresh_and_dpms WHO: on the kernel's CRTC, input gives the
+# native 60 Hz, idle the 30 Hz mode, input 60 Hz again, the off timeout
+# an inactive CRTC, and a key an active one.  WHO switches, for the
+# descriptions.  Needs input_start and an off timeout of a few seconds.
+check_refresh_and_dpms() {
+	input motion 5 5
+	# The first frame of a fresh display server takes its time under
+	# emulation.
+	vt_poll 30 crtc_mode_is 1920x1080@60
+	vt_is "$(crtc_mode) $(crtc_field active)" "1920x1080@60 1" \
+		"after input the CRTC runs the native 60 Hz mode"
+	vt_poll 10 crtc_mode_is 1920x1080@30
+	vt_is "$(crtc_mode)" 1920x1080@30 \
+		"idle, $1 drops the kernel's CRTC to the 30 Hz mode"
+	input motion 5 0
+	vt_poll 5 crtc_mode_is 1920x1080@60
+	vt_is "$(crtc_mode)" 1920x1080@60 "input brings 60 Hz back on the CRTC"
+	vt_poll 15 crtc_active_is 0
+	vt_is "$(crtc_field active)" 0 "DPMS off makes the CRTC inactive"
+	input key 30
+	vt_poll 10 crtc_active_is 1
+	vt_is "$(crtc_field active) $(crtc_mode)" "1 1920x1080@60" \
+		"a key makes it active again, at 60 Hz"
+}
+
+# check_held COUNTER WHAT MIN: COUNTER prints a running total of what a
+# blinking client costs (atomic commits, frames drawn).  It is counted
+# for 5 s with stillframe paused, then for 5 s running once the user
+# counts as away; paused it must reach MIN, running a third of that or
+# less.  Needs SF_CTL's ctl function.
+check_held() {
+	local a b c d paused running
+	ctl pause
+	sleep 2
+	a=$($1)
+	sleep 5
+	b=$($1)
+	ctl resume
+	sleep 3
+	c=$($1)
+	sleep 5
+	d=$($1)
+	paused=$((b - a)) running=$((d - c))
+	vt_diag "$2 in 5 s with the client blinking: paused $paused, running $running"
+	vt_ok "$([ "$paused" -ge "$3" ]; echo $?)" \
+		"paused, every blink costs: $paused $2 in 5 s"
+	vt_ok "$([ $((running * 3)) -le "$paused" ]; echo $?)" \
+		"running, held blinks cost nothing: $running $2, a third or less"
+}

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Runs inside the test VM (tests/vm/run-in-vm.sh --udev, with the EDID of
+# test-vm.sh: 1920x1080 at 60, 48 and 30 Hz): Weston's DRM backend on the
+# kernel's bochs driver, with stillframe, real input through uinput, and
+# the kernel's own view of the CRTC (debugfs) and of the atomic commits
+# (ftrace).  TAP on stdout.
+#
+# Environment: SF_PLUGIN, SF_CTL, SF_VM_INPUT (built files).
+set -u
+. "$(dirname "$0")/guest-lib.sh"
+
+WESTON_LOG=/tmp/weston.log
+export WAYLAND_DISPLAY=vm-wayland
+
+ctl() {
+	timeout 20 "$SF_CTL" "$@"
+}
+
+status_value() {
+	ctl status | awk -v k="$1" '$1 == k { print $2; exit }'
+}
+
+# weston_start NAME [STILLFRAME KEY=VALUE...]
+weston_start() {
+	local name=$1
+	shift
+	{
+		printf '%s\n' '[core]' "modules=$SF_PLUGIN" 'idle-time=0' \
+			'[shell]' 'panel-position=none' \
+			'startup-animation=none' 'close-animation=none' \
+			'animation=none' '[stillframe]' 'outputs=all'
+		printf '%s\n' "$@"
+	} >"/tmp/$name.ini"
+	# The direct launcher, as root on a VT: Debian's Weston 10 has no
+	# libseat launcher, and there is no logind in the VM.
+	weston --backend=drm-backend.so --use-pixman --tty=2 \
+		--socket="$WAYLAND_DISPLAY" --config="/tmp/$name.ini" \
+		--log="$WESTON_LOG" -l log,stillframe \
+		</dev/null >"/tmp/$name.out" 2>&1 &
+	WESTON_PID=$!
+	vt_poll 30 test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" &&
+		vt_poll 30 eval 'ctl status >/dev/null 2>&1'
+}
+
+weston_stop() {
+	kill "$WESTON_PID" 2>/dev/null
+	wait "$WESTON_PID" 2>/dev/null
+	rm -f "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY"
+}
+
+vt_ok "$([ -e /dev/dri/card0 ] && [ -r "$DRI_STATE" ]; echo $?)" \
+	"the guest has a KMS device and the kernel's atomic state in debugfs"
+vt_diag "driver: $(basename "$(readlink /sys/class/drm/card0/device/driver)")"
+commits_start
+input_start "$SF_VM_INPUT"
+vt_ok $? "a uinput device for real input"
+
+# ---- refresh and DPMS on the real CRTC ----
+weston_start refresh low-refresh-timeout=1000 refresh-dwell=0 \
+	idle-min-refresh=30 dim-timeout=0 standby-timeout=0 off-timeout=6
+vt_ok $? "weston starts on the DRM backend with stillframe"
+vt_ok "$(grep -q 'stillframe: output' "$WESTON_LOG"; echo $?)" \
+	"stillframe manages the DRM output"
+check_refresh_and_dpms "Weston's DRM backend"
+weston_stop
+
+# ---- held repaints are no page flips ----
+# foot blinks its cursor twice a second: every blink is a commit and,
+# painted, an atomic commit of the CRTC.  Paused, stillframe paints them
+# all; running, it holds them while the user is away.
+weston_start flips low-refresh-timeout=600000 suppress-idle-delay=1000 \
+	dim-timeout=0 standby-timeout=0 off-timeout=0
+foot -o cursor.blink=yes -o font=monospace:size=10 \
+	</dev/null >/tmp/foot.log 2>&1 &
+FOOT=$!
+vt_poll 30 eval 'ctl status | grep -q "label=foot$"'
+vt_ok $? "foot runs on the DRM output"
+check_held commits_count "atomic commits" 6
+kill "$FOOT" 2>/dev/null
+weston_stop
+input_stop
+
+if [ "$VT_FAILED" != 0 ]; then
+	vt_diag "--- weston log (last 40 lines) ---"
+	tail -n 40 "$WESTON_LOG" | sed 's/^/# /'
+fi
+vt_done
