@@ -9,7 +9,7 @@
 # 3. build /newroot = overlay(lower = host root, upper = tmpfs), so programs
 #    can write anywhere (writes are thrown away at poweroff); falls back to
 #    the plain read-only host root if overlayfs refuses the 9p lower layer
-# 4. mount proc, sysfs, devtmpfs, devpts, debugfs, tmpfs /tmp /run, bind the
+# 4. mount proc, sysfs, devtmpfs, devpts, debugfs, tmpfs /run, bind the
 #    results share at /run/vm, bind the extracted kernel's modules at
 #    /lib/modules
 # 5. mode=run:   chroot and run /run/vm/cmd.sh, store stdout/stderr/status
@@ -96,7 +96,10 @@ mount -t devtmpfs devtmpfs $R/dev
 mkdir -p $R/dev/pts $R/dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $R/dev/pts
 mount -t tmpfs -o mode=1777 shm $R/dev/shm
-mount -t tmpfs -o mode=1777 tmp $R/tmp
+# With the overlay, /tmp is the host's as seen through it (a build tree
+# there must stay visible) and writable; else a tmpfs.
+[ "$(cat /results/rootfs)" = overlay ] ||
+	mount -t tmpfs -o mode=1777 tmp $R/tmp
 mount -t tmpfs -o mode=0755 run $R/run
 mkdir -p $R/run/vm $R/run/user/0
 chmod 0700 $R/run/user/0

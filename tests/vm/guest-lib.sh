@@ -6,6 +6,9 @@
 
 VT_N=0
 VT_FAILED=0
+# The guest sees the host's /tmp through its overlay: files of its own
+# go in a directory of their own.
+VT_TMP=$(mktemp -d /tmp/stillframe-guest.XXXXXX)
 
 vt_ok() {	# vt_ok STATUS DESC
 	VT_N=$((VT_N + 1))
@@ -101,12 +104,12 @@ commits_count() {
 # ---- input: a uinput device, fed through a FIFO ----
 
 input_start() {	# input_start SF_VM_INPUT
-	mkfifo /tmp/vm-input
-	"$1" </tmp/vm-input 2>/tmp/vm-input.log &
+	mkfifo $VT_TMP/vm-input
+	"$1" <$VT_TMP/vm-input 2>$VT_TMP/vm-input.log &
 	VT_INPUT_PID=$!
-	exec 7>/tmp/vm-input
-	echo "ready /tmp/vm-input.ready" >&7
-	vt_poll 10 test -e /tmp/vm-input.ready
+	exec 7>$VT_TMP/vm-input
+	echo "ready $VT_TMP/vm-input.ready" >&7
+	vt_poll 10 test -e $VT_TMP/vm-input.ready
 }
 
 input() {	# input COMMAND...: one line for sf-vm-input

@@ -10,7 +10,7 @@
 set -u
 . "$(dirname "$0")/guest-lib.sh"
 
-WESTON_LOG=/tmp/weston.log
+WESTON_LOG=$VT_TMP/weston.log
 export WAYLAND_DISPLAY=vm-wayland
 
 ctl() {
@@ -31,13 +31,13 @@ weston_start() {
 			'startup-animation=none' 'close-animation=none' \
 			'animation=none' '[stillframe]' 'outputs=all'
 		printf '%s\n' "$@"
-	} >"/tmp/$name.ini"
+	} >"$VT_TMP/$name.ini"
 	# The direct launcher, as root on a VT: Debian's Weston 10 has no
 	# libseat launcher, and there is no logind in the VM.
 	weston --backend=drm-backend.so --use-pixman --tty=2 \
-		--socket="$WAYLAND_DISPLAY" --config="/tmp/$name.ini" \
+		--socket="$WAYLAND_DISPLAY" --config="$VT_TMP/$name.ini" \
 		--log="$WESTON_LOG" -l log,stillframe \
-		</dev/null >"/tmp/$name.out" 2>&1 &
+		</dev/null >"$VT_TMP/$name.out" 2>&1 &
 	WESTON_PID=$!
 	vt_poll 30 test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" &&
 		vt_poll 30 eval 'ctl status >/dev/null 2>&1'
@@ -72,7 +72,7 @@ weston_stop
 weston_start flips low-refresh-timeout=600000 suppress-idle-delay=1000 \
 	dim-timeout=0 standby-timeout=0 off-timeout=0
 foot -o cursor.blink=yes -o font=monospace:size=10 \
-	</dev/null >/tmp/foot.log 2>&1 &
+	</dev/null >$VT_TMP/foot.log 2>&1 &
 FOOT=$!
 vt_poll 30 eval 'ctl status | grep -q "label=foot$"'
 vt_ok $? "foot runs on the DRM output"

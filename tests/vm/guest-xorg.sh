@@ -10,7 +10,7 @@
 set -u
 . "$(dirname "$0")/guest-lib.sh"
 
-XLOG=/tmp/Xorg.log
+XLOG=$VT_TMP/Xorg.log
 export DISPLAY=:5
 
 ctl() {
@@ -61,12 +61,15 @@ CONF
 
 # xorg_start OFF_TIMEOUT SUPPRESS_IDLE_DELAY
 xorg_start() {
-	xorg_conf "$@" >/tmp/xorg.conf
+	xorg_conf "$@" >$VT_TMP/xorg.conf
+	# The host's /tmp shows through the guest's overlay: a host server
+	# on the same display number is not running here.
+	rm -f "/tmp/.X${DISPLAY#:}-lock" "/tmp/.X11-unix/X${DISPLAY#:}"
 	# -noreset: a generation reset after the last client is not what
 	# this test is about, and makes the server misbehave here.
-	Xorg "$DISPLAY" -config /tmp/xorg.conf -logfile "$XLOG" \
+	Xorg "$DISPLAY" -config $VT_TMP/xorg.conf -logfile "$XLOG" \
 		-logverbose 4 -nolisten tcp -noreset vt2 \
-		</dev/null >/tmp/Xorg.out 2>&1 &
+		</dev/null >$VT_TMP/Xorg.out 2>&1 &
 	XPID=$!
 	vt_poll 60 eval 'xdpyinfo >/dev/null 2>&1'
 }
@@ -103,7 +106,7 @@ vt_ok "$(grep -q 'finished: modes and DPMS put back' "$XLOG"; echo $?)" \
 # every blink is drawn; running, stillframe holds xterm while the user is
 # away and lets the blinks go together.
 xorg_start 0 1000
-xterm -bc -geometry 40x10+100+100 </dev/null >/tmp/xterm.log 2>&1 &
+xterm -bc -geometry 40x10+100+100 </dev/null >$VT_TMP/xterm.log 2>&1 &
 XTERM=$!
 vt_poll 30 eval 'ctl status | grep -q "^window\..*xterm"'
 vt_ok $? "xterm runs on the modesetting output"

@@ -95,8 +95,12 @@ append+=" loglevel=4 vm.mode=$mode vm.kmods=$CACHE/kernel/lib/modules"
 append+=" vm.udev=$udev"
 [ "$mode" = run ] && append+=" vm.timeout=$timeout_s"
 
+# KVM where this machine has it, software emulation (TCG) otherwise.
+accel=(-accel tcg)
+[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=(-accel kvm -accel tcg)
+
 qemu=("$QEMU"
-	-machine q35 -accel tcg -cpu max -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}"
+	-machine q35 "${accel[@]}" -cpu max -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}"
 	-nodefaults -no-user-config -no-reboot -display none
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append"
 	-device "VGA,$vga"
