@@ -202,8 +202,11 @@ wt_is "$(saved_values)" "$user_saved" \
 	"while they are changed, the state file holds the user's values"
 
 wt_cmd key 30
+# As on KMS, DPMS comes on with the output's next frame (fake-kms
+# waits for it as Weston's DRM backend does).
+wt_poll 2 "dpms on" dpms_is on
 wt_ok 'dpms_is on && mode_is 60000' \
-	"a key press turns the output back on at its native mode"
+	"a key press turns the output back on at its native mode, with its next frame"
 wt_ok 'user_values' \
 	"and puts the user's brightness and GPU limits back (800; 400/1100/1100)"
 wt_ok '[ ! -e "$state_file" ]' \
