@@ -140,7 +140,7 @@ check_refresh_and_dpms() {
 	input motion 5 0
 	vt_poll 5 crtc_mode_is 1920x1080@60
 	vt_is "$(crtc_mode)" 1920x1080@60 "input brings 60 Hz back on the CRTC"
-	vt_poll 15 crtc_active_is 0
+	vt_poll 25 crtc_active_is 0
 	vt_is "$(crtc_field active)" 0 "DPMS off makes the CRTC inactive"
 	input key 30
 	vt_poll 10 crtc_active_is 1

@@ -10,7 +10,6 @@
 set -u
 . "$(dirname "$0")/guest-lib.sh"
 
-WESTON_LOG=$VT_TMP/weston.log
 export WAYLAND_DISPLAY=vm-wayland
 
 ctl() {
@@ -36,9 +35,10 @@ weston_start() {
 	# libseat launcher, and there is no logind in the VM.
 	weston --backend=drm-backend.so --use-pixman --tty=2 \
 		--socket="$WAYLAND_DISPLAY" --config="$VT_TMP/$name.ini" \
-		--log="$WESTON_LOG" -l log,stillframe \
+		--log="$VT_TMP/$name.log" -l log,stillframe \
 		</dev/null >"$VT_TMP/$name.out" 2>&1 &
 	WESTON_PID=$!
+	WESTON_LOG=$VT_TMP/$name.log
 	vt_poll 30 test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" &&
 		vt_poll 30 eval 'ctl status >/dev/null 2>&1'
 }
@@ -63,6 +63,11 @@ vt_ok $? "weston starts on the DRM backend with stillframe"
 vt_ok "$(grep -q 'stillframe: output' "$WESTON_LOG"; echo $?)" \
 	"stillframe manages the DRM output"
 check_refresh_and_dpms "Weston's DRM backend"
+if [ "$VT_FAILED" != 0 ]; then
+	vt_diag "--- stillframe's states and DPMS in this weston ---"
+	grep -E -- '-> |DPMS|dpms|wake|sleep' "$WESTON_LOG" | tail -n 30 |
+		sed 's/^/# /'
+fi
 weston_stop
 
 # ---- held repaints are no page flips ----

@@ -91,6 +91,10 @@ vt_ok "$(grep -q 'stillframe: output' "$XLOG"; echo $?)" \
 	"stillframe manages the modesetting output"
 vt_diag "$(grep 'stillframe: output' "$XLOG" | head -n 2)"
 check_refresh_and_dpms "RandR through modesetting"
+if [ "$VT_FAILED" != 0 ]; then
+	vt_diag "--- stillframe's states and DPMS in this server ---"
+	grep -E -- '-> |DPMS|dpms' "$XLOG" | tail -n 30 | sed 's/^/# /'
+fi
 vt_like_status=$(ctl status 2>&1 | grep -c '^output\.')
 vt_ok "$([ "$vt_like_status" -gt 0 ]; echo $?)" \
 	"stillframectl talks to the server over the STILLFRAME extension"
