@@ -861,7 +861,7 @@ sf_core_write_status(struct sf_core *core, sf_time_t now,
 	sf_core_energy_totals(core, now, &view.energy);
 	sf_list_for_each(o, &core->outputs, struct sf_output, link)
 		outs[view.n_outputs++] = (struct sf_stats_output_view){
-			o->name, &o->stats
+			o->name, &o->stats, o->kind, o->power_request
 		};
 	sf_list_for_each(s, &core->surfaces, struct sf_surface, link)
 		surfs[view.n_surfaces++] = (struct sf_stats_surface_view){
@@ -934,7 +934,6 @@ sf_output_create(struct sf_core *core, const char *name,
 	sf_repaint_gate_init(&o->gate);
 	sf_output_stats_init(&o->stats, o->gov.state, now);
 	o->stats.refresh_mhz = modes[current].refresh_mhz;
-	o->stats.kind = o->kind;
 	sf_list_init(&o->surfaces);
 	sf_list_insert_tail(&core->outputs, &o->link);
 	core->n_outputs++;
@@ -1036,7 +1035,6 @@ sf_output_set_kind(struct sf_output *o, enum sf_output_kind kind,
 	struct sf_governor_params gp;
 
 	o->kind = kind;
-	o->stats.kind = kind;
 	o->unneeded = sf_config_output_unneeded(&core->config, o->name, kind);
 	sf_config_governor_params(&core->config, kind, &gp);
 	sf_governor_set_params(&o->gov, &gp);
@@ -1056,7 +1054,6 @@ sf_output_request_power(struct sf_output *o, enum sf_output_power request,
 	if ((unsigned)request > SF_OUTPUT_POWER_OFF)
 		request = SF_OUTPUT_POWER_AUTO;
 	o->power_request = request;
-	o->stats.power_request = request;
 	core_log(o->core, SF_LOG_INFO, "output %s: power %s requested",
 		 o->name, sf_output_power_name(request));
 	apply_power(o, now);
@@ -1074,7 +1071,6 @@ sf_output_notify_hotplug(struct sf_output *o, sf_time_t now)
 		return;
 	}
 	o->power_request = SF_OUTPUT_POWER_ON;
-	o->stats.power_request = SF_OUTPUT_POWER_ON;
 	core_log(o->core, SF_LOG_INFO, "output %s: plugged in; powered on "
 		 "(hotplug-power-on)", o->name);
 	apply_power(o, now);

@@ -25,8 +25,6 @@ struct sf_output_stats {
 	sf_time_t state_since;
 	uint32_t refresh_mhz;
 	/* Output power (unneeded-outputs, stillframectl output). */
-	enum sf_output_kind kind;
-	enum sf_output_power power_request;
 	bool powered;
 	uint64_t power_changes;
 	sf_time_t powered_off_time;	/* closed periods */
@@ -88,6 +86,8 @@ sf_buffer_writer_init(struct sf_buffer_writer *bw, char *buf, size_t size);
 struct sf_stats_output_view {
 	const char *name;
 	const struct sf_output_stats *stats;
+	enum sf_output_kind kind;
+	enum sf_output_power power_request;
 };
 
 struct sf_stats_surface_view {

@@ -133,11 +133,12 @@ sf_stats_write_text(const struct sf_stats_view *view,
 		sf_writer_printf(w, "output.%s.state %s\n", n,
 				 sf_idle_state_name(s->state));
 		sf_writer_printf(w, "output.%s.kind %s\n", n,
-				 sf_output_kind_name(s->kind));
+				 sf_output_kind_name(view->outputs[i].kind));
 		sf_writer_printf(w, "output.%s.power %s\n", n,
 				 s->powered ? "on" : "off");
 		sf_writer_printf(w, "output.%s.power_request %s\n", n,
-				 sf_output_power_name(s->power_request));
+				 sf_output_power_name(
+					 view->outputs[i].power_request));
 		sf_writer_printf(w, "output.%s.time.powered_off_s %.3f\n", n,
 				 seconds(sf_output_stats_powered_off_time(
 					 s, view->now)));
@@ -270,7 +271,7 @@ sf_stats_write_prometheus(const struct sf_stats_view *view,
 		sf_writer_printf(w, "stillframe_output_powered{output=\"");
 		write_label_value(w, view->outputs[i].name);
 		sf_writer_printf(w, "\",kind=\"%s\"} %d\n",
-				 sf_output_kind_name(view->outputs[i].stats->kind),
+				 sf_output_kind_name(view->outputs[i].kind),
 				 view->outputs[i].stats->powered);
 	}
 

@@ -29,7 +29,8 @@ make_view(struct sf_stats_view *view, struct sf_output_stats *os,
 	os->suppressed = 7;
 	os->refresh_mhz = 48000;
 	sf_output_stats_enter_state(os, SF_STATE_LOW_REFRESH, SF_SEC(2));
-	*ov = (struct sf_stats_output_view){ "eDP-1\"x", os };
+	*ov = (struct sf_stats_output_view){ "eDP-1\"x", os,
+		SF_OUTPUT_KIND_INTERNAL, SF_OUTPUT_POWER_AUTO };
 	*ss = (struct sf_surface_stats){ .commits = 9, .held = 3 };
 	*sv = (struct sf_stats_surface_view){ 5, "foot", SF_CLASS_BLINKING,
 					      ss };

@@ -781,7 +781,7 @@ proc_list_output_power(ClientPtr client)
 			.powered_off_ms = clamp32(
 				(uint64_t)sf_output_stats_powered_off_time(
 					st, now) / SF_NSEC_PER_MSEC),
-			.kind = (uint8_t)x_kind(st->kind),
+			.kind = (uint8_t)x_kind(sf_output_get_kind(xo->core)),
 			.powered = sf_output_is_powered(xo->core),
 			.request = (uint8_t)sf_output_get_power_request(
 				xo->core),
