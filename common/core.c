@@ -108,6 +108,8 @@ struct sf_surface {
 	struct sf_surface_activity activity;
 	struct sf_classification cls;
 	struct sf_surface_stats stats;
+	/* The pixels last read showed the same content as before. */
+	bool pixels_last_unchanged;
 };
 
 static void
@@ -1340,6 +1342,21 @@ classification_moved(const struct sf_classification *a,
 	return d > 1000;
 }
 
+bool
+sf_surface_should_read_pixels(const struct sf_surface *s)
+{
+	if (s->pixels_last_unchanged)
+		return true;
+	/* A cadence of its own, not a burst (a window's first frames):
+	 * a blink or a tick is told by its pixels from its first commits. */
+	if ((s->cls.cls != SF_CLASS_ANIMATING &&
+	     s->cls.cls != SF_CLASS_VIDEO) ||
+	    s->cls.rate_mhz < SF_PIXEL_SAMPLE_MIN_MHZ)
+		return true;
+	/* Two in a row: the second compares with the first. */
+	return s->stats.commits % SF_PIXEL_SAMPLE_PERIOD < 2;
+}
+
 enum sf_commit_kind
 sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 {
@@ -1350,6 +1367,8 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	struct sf_classification old = s->cls;
 
 	s->stats.commits++;
+	if (commit->has_hash || commit->unchanged)
+		s->pixels_last_unchanged = commit->unchanged;
 	if (kind == SF_COMMIT_EMPTY)
 		s->stats.empty++;
 	else if (kind == SF_COMMIT_IDENTICAL)

@@ -253,6 +253,21 @@ void
 sf_surface_set_priority(struct sf_surface *surface, enum sf_priority priority,
 			sf_time_t now);
 
+/* Whether the adapter should read the pixels under the next commit's
+ * damage (sf_tile_map_refine) before passing it in.  Reading them costs
+ * about as much as compositing them, and a surface that animates changes
+ * them every frame anyway: such a surface is read two commits in a row
+ * every SF_PIXEL_SAMPLE_PERIOD, and on every commit once a read found
+ * the same pixels again, until one finds them changed.  Any other
+ * surface (and an animation slower than SF_PIXEL_SAMPLE_MIN_MHZ, or
+ * without a measured rate yet): always.  When this says no, the adapter resets its tile map
+ * (the content it remembers goes stale) and leaves the damage as it is. */
+#define SF_PIXEL_SAMPLE_PERIOD 16
+#define SF_PIXEL_SAMPLE_MIN_MHZ 10000	/* animating at 10 Hz or more */
+
+bool
+sf_surface_should_read_pixels(const struct sf_surface *surface);
+
 /* A commit, with its damage in surface coordinates.  Returns what the
  * tracker made of it. */
 enum sf_commit_kind

@@ -452,6 +452,75 @@ SF_TEST(background_surfaces_are_throttled_even_when_focused)
 	sf_core_destroy(core);
 }
 
+/* Feeds one 60 fps frame the way an adapter does: reads the pixels only
+ * when the core asks, and then reports whether they changed.  Returns
+ * whether they were read. */
+static bool
+commit_frame(struct sf_surface *s, sf_time_t t, bool same_pixels,
+	     uint64_t frame)
+{
+	struct sf_box b = { 0, 0, 200, 200 };
+	bool read = sf_surface_should_read_pixels(s);
+	struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1 };
+
+	if (read && same_pixels)
+		c.unchanged = true;
+	else if (read)
+		c = (struct sf_commit_desc){ .time = t, .boxes = &b,
+					     .n_boxes = 1, .has_hash = true,
+					     .hash = frame };
+	sf_surface_commit(s, &c);
+	return read;
+}
+
+SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
+	sf_surface_set_output(s, o, 0.05, 0);
+
+	sf_time_t t = 0;
+	uint64_t f = 0;
+	for (; f < 120; f++, t += SF_SEC(1) / 60)
+		commit_frame(s, t, false, f);
+	enum sf_class cls = sf_surface_get_classification(s)->cls;
+	sf_assert(cls == SF_CLASS_ANIMATING || cls == SF_CLASS_VIDEO);
+	/* Animating: two reads in every SF_PIXEL_SAMPLE_PERIOD commits. */
+	unsigned reads = 0;
+	for (int i = 0; i < 4 * SF_PIXEL_SAMPLE_PERIOD; i++, f++,
+	     t += SF_SEC(1) / 60)
+		reads += commit_frame(s, t, false, f);
+	sf_assert_int_eq(reads, 8);
+	/* It starts committing the same pixels: the next sampled read sees
+	 * it, and from then on every commit is read, and found unchanged. */
+	unsigned unread_after_repeat = 0, read_since = 0;
+	bool repeated = false;
+	for (int i = 0; i < 4 * SF_PIXEL_SAMPLE_PERIOD; i++, f++,
+	     t += SF_SEC(1) / 60) {
+		bool read = commit_frame(s, t, true, f);
+		if (repeated && !read)
+			unread_after_repeat++;
+		if (read && repeated)
+			read_since++;
+		if (read)
+			repeated = true;
+	}
+	sf_assert(repeated);
+	sf_assert_int_eq(unread_after_repeat, 0);
+	sf_assert(read_since > 2 * SF_PIXEL_SAMPLE_PERIOD);
+	sf_assert(sf_surface_get_stats(s)->identical > 2 *
+		  SF_PIXEL_SAMPLE_PERIOD);
+	/* Changed again: back to samples. */
+	reads = 0;
+	for (int i = 0; i < 4 * SF_PIXEL_SAMPLE_PERIOD; i++, f++,
+	     t += SF_SEC(1) / 60)
+		reads += commit_frame(s, t, false, f);
+	sf_assert(reads <= 10);
+	sf_core_destroy(core);
+}
+
 SF_TEST(pause_restores_and_resume_starts_active)
 {
 	struct recorder r;

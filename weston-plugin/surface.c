@@ -330,7 +330,10 @@ refine_damage(struct sf_weston_surface *sws, int64_t area,
 	      uint32_t max_changed)
 {
 	struct sf_pixels px;
-	struct wl_shm_buffer *shm = map_damaged_pixels(sws, area, &px);
+	struct wl_shm_buffer *shm = NULL;
+
+	if (sf_surface_should_read_pixels(sws->core))
+		shm = map_damaged_pixels(sws, area, &px);
 
 	if (!shm) {
 		/* Unknown content: what the map remembers may be stale. */
