@@ -643,11 +643,19 @@ sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 			reselect(o, now);
 		}
 		/* Held damage is shown as soon as the user is back, even if
-		 * an earlier flush request went unanswered while blank. */
+		 * an earlier flush request went unanswered while blank: with
+		 * the next repaint, which the gate no longer holds, and at
+		 * the latest one frame later.  Not at once: that repaint
+		 * would take the frame the client's answer to this input is
+		 * about to need, and show the answer a frame late. */
 		if (o->gate.deferred) {
 			sf_repaint_gate_force(&o->gate, SF_FORCE_INPUT, now);
 			o->flush_requested = false;
-			request_flush(o);
+			sf_time_t frame = SF_SEC(1) * 1000 /
+				(o->modes[o->current].refresh_mhz ?
+				 o->modes[o->current].refresh_mhz : 60000);
+			if (o->gate.deadline > now + frame)
+				o->gate.deadline = now + frame;
 		}
 	}
 }
@@ -1340,6 +1348,12 @@ classification_moved(const struct sf_classification *a,
 	uint32_t d = a->rate_mhz > b->rate_mhz ? a->rate_mhz - b->rate_mhz :
 						 b->rate_mhz - a->rate_mhz;
 	return d > 1000;
+}
+
+bool
+sf_surface_is_focused(const struct sf_surface *s)
+{
+	return s->focused;
 }
 
 bool

@@ -292,6 +292,10 @@ sf_surface_set_held(struct sf_surface *surface, bool held);
 const struct sf_classification *
 sf_surface_get_classification(const struct sf_surface *surface);
 
+/* What the adapter last said with sf_surface_set_focused. */
+bool
+sf_surface_is_focused(const struct sf_surface *surface);
+
 const struct sf_surface_stats *
 sf_surface_get_stats(const struct sf_surface *surface);
 

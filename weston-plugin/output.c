@@ -62,6 +62,10 @@ struct sf_weston_output {
 	 * coordinates): damage anywhere else is not ours to hold. */
 	pixman_region32_t expected;
 	struct wl_event_source *finish_idle;
+	/* A mode switch waits for the output's next repaint: see
+	 * repaint_for_mode_switch. */
+	struct wl_event_source *mode_repaint_timer;
+	bool mode_repaint_due;
 
 	struct wl_listener destroy_listener;
 };
@@ -298,6 +302,7 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 	}
 	swo->hold = false;
 	swo->force = 0;
+	swo->mode_repaint_due = false;	/* this commit carries the mode */
 	if (planes_skipped)
 		swo->painted_views = view_signature(output);
 	pixman_region32_clear(&swo->expected);
@@ -324,6 +329,44 @@ repaint_for_backend(struct sf_weston_output *swo)
 	weston_output_schedule_repaint(swo->output);
 }
 
+static int
+mode_repaint_timer_handler(void *data)
+{
+	struct sf_weston_output *swo = data;
+
+	if (swo->mode_repaint_due)
+		weston_output_schedule_repaint(swo->output);
+	swo->mode_repaint_due = false;
+	return 0;
+}
+
+/* A mode switch, too, takes effect with the next repaint, but that one
+ * need not be asked for at once.  Most switches follow input (the native
+ * refresh back at the user's first key), and the client's answer to that
+ * input is a few milliseconds away: a repaint asked for now would take
+ * the frame and put the answer one frame later than without stillframe.
+ * The mode waits one frame of the new mode for another repaint to carry
+ * it, and asks for one itself only if none came. */
+static void
+repaint_for_mode_switch(struct sf_weston_output *swo, int32_t refresh_mhz)
+{
+	struct wl_event_loop *loop =
+		wl_display_get_event_loop(swo->output->compositor->wl_display);
+	int frame_ms = refresh_mhz > 0 ? (1000000 + refresh_mhz - 1) /
+					 refresh_mhz : 17;
+
+	swo->force |= SF_FORCE_OTHER;
+	if (!swo->mode_repaint_timer)
+		swo->mode_repaint_timer = wl_event_loop_add_timer(
+			loop, mode_repaint_timer_handler, swo);
+	if (!swo->mode_repaint_timer) {
+		weston_output_schedule_repaint(swo->output);
+		return;
+	}
+	swo->mode_repaint_due = true;
+	wl_event_source_timer_update(swo->mode_repaint_timer, frame_ms);
+}
+
 static bool
 core_set_mode(void *data, struct sf_output *o, size_t index)
 {
@@ -346,7 +389,7 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 			output, mode, output->current_scale);
 	if (ret != 0 || output->current_mode != mode)
 		return false;
-	repaint_for_backend(swo);
+	repaint_for_mode_switch(swo, mode->refresh);
 	return true;
 }
 
@@ -532,6 +575,11 @@ output_destroy(struct sf_weston_output *swo)
 	}
 	/* Restores the user's mode and DPMS through the hooks above. */
 	sf_output_destroy(swo->core);
+	/* The restored mode must not wait for a timer that is going. */
+	if (swo->mode_repaint_due && !swo->dying)
+		weston_output_schedule_repaint(output);
+	if (swo->mode_repaint_timer)
+		wl_event_source_remove(swo->mode_repaint_timer);
 	sf_platform_forget_output(swo->sfw->platform, name);
 	if (output->repaint == repaint_hook)
 		output->repaint = swo->backend_repaint;

@@ -115,6 +115,7 @@ struct sf_weston_surface {
 	struct wl_list held_callbacks;	/* wl_resource links */
 	struct wl_event_source *release_timer;
 	sf_time_t next_release;
+	sf_time_t input_release;	/* due after input; 0: none */
 
 	struct sf_weston_output *output;
 	double visible_fraction;

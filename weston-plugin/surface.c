@@ -190,6 +190,7 @@ release_callbacks(struct sf_weston_surface *sws, sf_time_t now)
 		wl_resource_destroy(cb);	/* unlinks it */
 	}
 	sws->next_release = now;
+	sws->input_release = 0;
 }
 
 static int
@@ -215,6 +216,17 @@ announce_throttle(struct sf_weston_surface *sws, sf_time_t interval)
 	sf_weston_protocols_send_throttled(sws, interval);
 }
 
+/* After input, held frame callbacks go back to their clients, but not at
+ * once.  A client that gets its callback before it has read the input
+ * draws the frame it had pending, and its answer then waits for the
+ * frame after: one frame later than without stillframe.  The focused
+ * surface, the one a key goes to, gets them ANSWER_GRACE later, when its
+ * answer is ready to draw (a terminal's echo takes about a millisecond);
+ * the others a frame later, so that their catching up does not take the
+ * frame the answer needs. */
+#define ANSWER_GRACE SF_MSEC(3)
+#define CATCH_UP SF_MSEC(17)
+
 void
 sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 {
@@ -229,7 +241,24 @@ sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 		if (interval > 0)
 			continue;	/* background: still throttled */
 		announce_throttle(sws, interval);
-		release_callbacks(sws, now);
+		sf_time_t due = now + (sf_surface_is_focused(sws->core) ?
+				       ANSWER_GRACE : CATCH_UP);
+		/* More input (a moving pointer) must not push it back. */
+		if (sws->input_release && sws->input_release <= due)
+			continue;
+		if (!sws->release_timer)
+			sws->release_timer = wl_event_loop_add_timer(
+				wl_display_get_event_loop(
+					sws->surface->compositor->wl_display),
+				handle_release_timer, sws);
+		if (!sws->release_timer) {
+			release_callbacks(sws, now);
+			continue;
+		}
+		sws->input_release = due;
+		wl_event_source_timer_update(sws->release_timer,
+			(int)((due - now + SF_NSEC_PER_MSEC - 1) /
+			      SF_NSEC_PER_MSEC));
 	}
 }
 
