@@ -29,8 +29,13 @@
 #define MAX_BOXES 16
 /* A client's drawing of one frame may run over several dispatch cycles
  * when other clients are busy; damage is reported once the window has
- * been quiet for a frame (at 60 Hz), or has waited MAX_GATHER in all. */
-#define SETTLE SF_MSEC(16)
+ * been quiet for half a frame at 60 Hz, or has waited MAX_GATHER in all.
+ * Not a whole frame: a 60 fps client's frames come 16.7 ms apart, less
+ * the time its own requests take, so a 16 ms settle merged frames at
+ * random; a 60 fps video then read as 25 to 53 Hz, and its output went
+ * back and forth between two refresh rates, each mode set sending every
+ * RandR client (a video player) to query all the outputs again. */
+#define SETTLE SF_MSEC(8)
 #define MAX_GATHER SF_MSEC(100)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
