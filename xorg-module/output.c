@@ -200,6 +200,9 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	struct sf_mode *modes = NULL;
 	struct sf_xorg_output *xo = calloc(1, sizeof(*xo));
 
+	/* The next poll looks at every output again, and tries again if
+	 * this one fails. */
+	sx->randr_seen_valid = false;
 	if (!xo)
 		goto oom;
 	xo->sx = sx;
@@ -286,6 +289,7 @@ output_destroy(struct sf_xorg_output *xo)
 	char name[32];
 
 	snprintf(name, sizeof(name), "%s", sf_output_get_name(xo->core));
+	xo->sx->randr_seen_valid = false;
 	sf_xorg_release(xo->sx, xo, "output gone");
 	sf_xorg_window_forget_output(xo->sx, xo);
 	/* Puts the user's mode and DPMS back through the hooks below. */
@@ -318,6 +322,11 @@ sf_xorg_output_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
 		xorg_list_del(&c->link);
 		free(c);
 	}
+	if (!screen) {
+		free(sx->randr_seen);
+		sx->randr_seen = NULL;
+		sx->n_randr_seen = sx->randr_seen_cap = 0;
+	}
 }
 
 static bool
@@ -340,11 +349,90 @@ connector_changed(struct sf_xorg_connector *c)
 	return true;
 }
 
+/*
+ * The block handler runs after every batch of requests, hundreds of
+ * times a second under a video, and RandR's outputs almost never change.
+ * Going through them one by one, each looked up in two lists, was two
+ * thirds of the instructions the module added to the server's under a
+ * video (the dummy driver has 16 outputs).
+ * So a poll first compares each with what the last full poll saw, and
+ * goes through them only when one differs.
+ */
+static bool
+randr_unchanged(const struct sf_xorg *sx)
+{
+	size_t k = 0;
+
+	if (!sx->randr_seen_valid)
+		return false;
+	for (int s = 0; s < screenInfo.numScreens; s++) {
+		rrScrPrivPtr rr = rrGetScrPriv(screenInfo.screens[s]);
+
+		for (int i = 0; rr && i < rr->numOutputs; i++, k++) {
+			RROutputPtr o = rr->outputs[i];
+
+			if (k >= sx->n_randr_seen)
+				return false;
+			const struct sf_xorg_randr_seen *seen =
+				&sx->randr_seen[k];
+			if (seen->output != o ||
+			    seen->connection != o->connection ||
+			    seen->crtc != o->crtc ||
+			    seen->lit != (o->crtc && o->crtc->mode))
+				return false;
+		}
+	}
+	return k == sx->n_randr_seen;
+}
+
+static void
+randr_remember(struct sf_xorg *sx)
+{
+	size_t n = 0;
+
+	for (int s = 0; s < screenInfo.numScreens; s++) {
+		rrScrPrivPtr rr = rrGetScrPriv(screenInfo.screens[s]);
+		if (rr)
+			n += (size_t)rr->numOutputs;
+	}
+	if (n > sx->randr_seen_cap) {
+		struct sf_xorg_randr_seen *seen =
+			realloc(sx->randr_seen, n * sizeof(*seen));
+		if (!seen) {
+			/* Every poll goes through every output, as is safe. */
+			sx->randr_seen_valid = false;
+			return;
+		}
+		sx->randr_seen = seen;
+		sx->randr_seen_cap = n;
+	}
+	size_t k = 0;
+	for (int s = 0; s < screenInfo.numScreens; s++) {
+		rrScrPrivPtr rr = rrGetScrPriv(screenInfo.screens[s]);
+
+		for (int i = 0; rr && i < rr->numOutputs; i++) {
+			RROutputPtr o = rr->outputs[i];
+			sx->randr_seen[k++] = (struct sf_xorg_randr_seen){
+				.output = o,
+				.crtc = o->crtc,
+				.connection = o->connection,
+				.lit = o->crtc && o->crtc->mode,
+			};
+		}
+	}
+	sx->n_randr_seen = n;
+}
+
 void
 sf_xorg_output_poll(struct sf_xorg *sx)
 {
 	bool layout_changed = false;
 
+	if (randr_unchanged(sx))
+		return;
+	/* Cleared again by whatever below adds, drops or powers one of
+	 * ours: then the next poll goes through every output once more. */
+	sx->randr_seen_valid = true;
 	for (int s = 0; s < screenInfo.numScreens; s++) {
 		ScreenPtr screen = screenInfo.screens[s];
 		rrScrPrivPtr rr = rrGetScrPriv(screen);
@@ -357,6 +445,8 @@ sf_xorg_output_poll(struct sf_xorg *sx)
 
 			if (c)
 				connector_changed(c);
+			else
+				sx->randr_seen_valid = false;
 			if (xo && xo->powered_off && lit) {
 				/* A client (xrandr --auto, the desktop) lit
 				 * it again: the user wants it. */
@@ -365,6 +455,7 @@ sf_xorg_output_poll(struct sf_xorg *sx)
 					    "stillframe keeps it on", o->name);
 				xo->powered_off = false;
 				xo->rr_crtc = o->crtc;
+				sx->randr_seen_valid = false;
 				sf_output_request_power(xo->core,
 							SF_OUTPUT_POWER_ON,
 							sf_xorg_now());
@@ -393,6 +484,8 @@ sf_xorg_output_poll(struct sf_xorg *sx)
 	}
 	if (layout_changed)
 		sf_xorg_window_place_all(sx);
+	if (sx->randr_seen_valid)
+		randr_remember(sx);
 }
 
 struct sf_xorg_output *
@@ -544,10 +637,12 @@ core_set_output_power(void *data, struct sf_output *o, bool on)
 		if (!ok)
 			return false;
 		xo->powered_off = true;
+		sx->randr_seen_valid = false;
 		sf_xorg_release(sx, xo, "output powered off");
 	} else {
 		if (!xo->powered_off || crtc->mode) {
 			xo->powered_off = false;	/* lit by a client */
+			sx->randr_seen_valid = false;
 			return true;
 		}
 		xRRModeInfo info = xo->off_mode;
@@ -562,6 +657,7 @@ core_set_output_power(void *data, struct sf_output *o, bool on)
 		if (!ok)
 			return false;
 		xo->powered_off = false;
+		sx->randr_seen_valid = false;
 		xo->dpms = DPMSModeOn;
 	}
 	RRTellChanged(xo->screen);

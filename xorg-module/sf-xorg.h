@@ -48,6 +48,14 @@ struct sf_xorg_connector {
 	bool plugged;			/* came from disconnected */
 };
 
+/* What the last full poll saw of one RandR output (output.c). */
+struct sf_xorg_randr_seen {
+	RROutputPtr output;		/* compared, never followed */
+	RRCrtcPtr crtc;
+	CARD8 connection;
+	bool lit;
+};
+
 /* A client's SelectEvents. */
 struct sf_xorg_selection {
 	struct xorg_list link;		/* sf_xorg.selections */
@@ -68,6 +76,12 @@ struct sf_xorg {
 	struct xorg_list holds;		/* sf_xorg_hold.link */
 	struct xorg_list selections;	/* sf_xorg_selection.link */
 	struct xorg_list connectors;	/* sf_xorg_connector.link */
+	/* RandR's outputs, screen by screen, as the last full poll left
+	 * them; not valid once one of ours was added, dropped or powered
+	 * since. */
+	struct sf_xorg_randr_seen *randr_seen;
+	size_t n_randr_seen, randr_seen_cap;
+	bool randr_seen_valid;
 	int screens_open;
 	OsTimerPtr timer;
 	sf_time_t timer_deadline;
@@ -155,7 +169,7 @@ sf_xorg_output_scan(struct sf_xorg *sx);
 
 /* Follows RandR since the last call: a connector plugged in (hotplug),
  * an output lit by a client (xrandr, the desktop) or switched off by
- * one.  Cheap: a few compares per output. */
+ * one.  Cheap when nothing changed: a few compares per output. */
 void
 sf_xorg_output_poll(struct sf_xorg *sx);
 
