@@ -59,6 +59,10 @@
  *	request NAME dpms LEVEL time_ms T
  *	head NAME connected 0|1 internal 0|1
  *	requests_dropped N	(only when the request log overflowed)
+ *	repaint_log NAME T...	CLOCK_MONOTONIC microseconds of the last
+ *				REPAINT_LOG_SIZE repaints that reached the
+ *				backend, oldest first (a benchmark counts
+ *				these: frames a plugin held never do)
  *
  * LEVEL is on, standby, suspend or off; MHZ is the refresh in mHz.
  *
@@ -146,6 +150,8 @@ notify_touch_frame(struct weston_touch_device *device);
 /* Bounds the request log; a test that makes more is broken anyway. */
 #define MAX_REQUESTS 100000
 #define OUTPUT_NAME_LEN 64
+/* About four minutes at 60 Hz: longer than any benchmark window. */
+#define REPAINT_LOG_SIZE 16384
 
 /* The modes every output gets, fastest first; 60 Hz is the native one. */
 static const uint32_t mode_refresh_mhz[] = { 120000, 60000, 48000, 30000 };
@@ -208,6 +214,9 @@ struct fake_output {
 			       void *repaint_data);
 
 	uint64_t repaints;
+	/* When the last repaints reached the backend: a ring, oldest at
+	 * repaints % REPAINT_LOG_SIZE once it has wrapped. */
+	int64_t repaint_log_us[REPAINT_LOG_SIZE];
 	uint64_t mode_switches;
 	enum dpms_enum dpms;		/* as the display has it */
 	bool dpms_on_pending;		/* asked for; the next frame lights it */
@@ -220,6 +229,15 @@ struct fake_output {
 
 static void
 output_handle_destroy(struct wl_listener *listener, void *data);
+
+static int64_t
+monotonic_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static int64_t
 monotonic_ms(void)
@@ -404,6 +422,8 @@ output_repaint(struct weston_output *output, pixman_region32_t *damage,
 	fo->planes_pending = false;
 	int ret = fo->backend_repaint(output, damage, repaint_data);
 	if (ret == 0) {
+		fo->repaint_log_us[fo->repaints % REPAINT_LOG_SIZE] =
+			monotonic_us();
 		fo->repaints++;
 		if (fo->dpms_on_pending) {
 			fo->dpms_on_pending = false;
@@ -662,6 +682,17 @@ write_dump(struct fake_kms *fk, FILE *f)
 	if (fk->requests_dropped)
 		fprintf(f, "requests_dropped %" PRIu64 "\n",
 			fk->requests_dropped);
+
+	wl_list_for_each(fo, &fk->output_list, link) {
+		uint64_t first = fo->repaints > REPAINT_LOG_SIZE ?
+					 fo->repaints - REPAINT_LOG_SIZE : 0;
+
+		fprintf(f, "repaint_log %s", fo->output->name);
+		for (uint64_t i = first; i < fo->repaints; i++)
+			fprintf(f, " %" PRId64,
+				fo->repaint_log_us[i % REPAINT_LOG_SIZE]);
+		fputc('\n', f);
+	}
 
 	struct weston_head *head = NULL;
 	while ((head = weston_compositor_iterate_heads(fk->compositor, head)))
@@ -980,6 +1011,19 @@ control_handle_data(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
+/* Opens path read-write, so that a writer closing never gives EOF and a
+ * writer opening never blocks while weston runs. */
+static int
+control_open_fd(struct fake_kms *fk, const char *path)
+{
+	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		weston_log("fake-kms: cannot open FIFO %s: %s\n", path,
+			   strerror(errno));
+	return fd;
+}
+
 static bool
 control_open(struct fake_kms *fk)
 {
@@ -992,28 +1036,43 @@ control_open(struct fake_kms *fk)
 				   fk->control_path);
 			return false;
 		}
+		fk->control_fd = control_open_fd(fk, fk->control_path);
+		if (fk->control_fd < 0)
+			return false;
 	} else if (errno == ENOENT) {
-		if (mkfifo(fk->control_path, 0600) < 0) {
+		/* Made under another name and renamed once open: a test that
+		 * waits for the path and writes at once would otherwise write
+		 * into a FIFO nobody holds yet, and the kernel drops what was
+		 * written when the writer closes. */
+		char tmp[PATH_MAX];
+
+		if (snprintf(tmp, sizeof tmp, "%s.new", fk->control_path) >=
+		    (int)sizeof tmp) {
+			weston_log("fake-kms: FIFO path %s is too long\n",
+				   fk->control_path);
+			return false;
+		}
+		unlink(tmp);
+		if (mkfifo(tmp, 0600) < 0) {
 			weston_log("fake-kms: cannot create FIFO %s: %s\n",
-				   fk->control_path, strerror(errno));
+				   tmp, strerror(errno));
+			return false;
+		}
+		fk->control_fd = control_open_fd(fk, tmp);
+		if (fk->control_fd < 0) {
+			unlink(tmp);
+			return false;
+		}
+		if (rename(tmp, fk->control_path) < 0) {
+			weston_log("fake-kms: cannot rename FIFO %s to %s: %s\n",
+				   tmp, fk->control_path, strerror(errno));
+			unlink(tmp);
 			return false;
 		}
 		fk->control_created = true;
 	} else {
 		weston_log("fake-kms: cannot stat %s: %s\n", fk->control_path,
 			   strerror(errno));
-		return false;
-	}
-
-	/*
-	 * Read-write, so that a writer closing never gives EOF and a writer
-	 * opening never blocks while weston runs.
-	 */
-	fk->control_fd = open(fk->control_path,
-			      O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fk->control_fd < 0) {
-		weston_log("fake-kms: cannot open FIFO %s: %s\n",
-			   fk->control_path, strerror(errno));
 		return false;
 	}
 
