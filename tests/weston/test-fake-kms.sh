@@ -201,6 +201,12 @@ wt_ok "wt_log_wait 'fake-kms: request headless dpms off'" \
 	"an idle desktop-shell turns DPMS off through the hook"
 wt_cmd motion 1 1
 wt_log_wait 'fake-kms: request headless dpms on'
+# The display lights with the frame after the request, as on KMS.
+dpms_on_shown() {
+	wt_dump | grep -q '^output headless mode [^ ]* dpms on '
+}
+wt_poll "$WT_TIMEOUT" "DPMS on in the dump after the next frame" \
+	dpms_on_shown
 wt_is "$(wt_dump | awk '/^request / { print $2, $3, $4 }
 	/^output / { print $1, $2, $5, $6 }' | tr '\n' ';')" \
 	"output headless dpms on;headless dpms off;headless dpms on;" \
