@@ -15,6 +15,7 @@
 #include "stillframe-control-v1-client-protocol.h"
 #include "stillframe-v1-client-protocol.h"	/* the priority enum */
 #include "stillframectl-x.h"
+#include "stillframectl-fbc.h"
 #include "stillframectl-platform.h"
 
 /* stillframectl: looks at and steers the stillframe plugin of a running
@@ -68,9 +69,12 @@ usage(FILE *f)
 		"                         --try lowers them for a while and measures\n"
 		"  restore [--root DIR]   put back what a stillframe that died left in\n"
 		"                         its state file\n"
+		"  fbc [--refresh HZ] [--json] IMAGE\n"
+		"                         estimate how well a wallpaper or screenshot\n"
+		"                         (PNG or PPM) compresses in the framebuffer\n"
 		"On X11, hint takes a WINDOW (0x40000c or decimal) instead of a\n"
 		"SURFACE-ID, and the server takes hints only from the window's\n"
-		"own client.  platform and restore need neither.\n");
+		"own client.  platform, restore and fbc need neither.\n");
 }
 
 static int
@@ -1490,6 +1494,9 @@ main(int argc, char **argv)
 	/* This machine's sysfs, no compositor or server involved. */
 	if (strcmp(arg, "platform") == 0 || strcmp(arg, "restore") == 0)
 		return sf_ctl_platform_main(argc - first, argv + first);
+	/* A file, no compositor or server involved. */
+	if (strcmp(arg, "fbc") == 0)
+		return sf_ctl_fbc_main(argc - first, argv + first);
 
 	int ret = parse_args(argc - first, argv + first, backend, &args);
 
