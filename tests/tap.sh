@@ -14,6 +14,15 @@ check() {
 	fi
 }
 
+# expect STATUS ARGS...: runs "$ctl" ARGS with stdout in $tmp/out and
+# stderr in $tmp/err, and succeeds when it exits with STATUS.
+expect() {
+	want=$1
+	shift
+	"$ctl" "$@" > "$tmp/out" 2> "$tmp/err"
+	[ $? = "$want" ]
+}
+
 tap_exit() {
 	exit $failed
 }

@@ -9,15 +9,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-# Expects exit status $1 from the rest of the arguments, with stderr in
-# $tmp/err.
-expect() {
-	want=$1
-	shift
-	"$ctl" "$@" > "$tmp/out" 2> "$tmp/err"
-	[ $? = "$want" ]
-}
-
 echo "1..26"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"

@@ -10,13 +10,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-expect() {
-	want=$1
-	shift
-	"$ctl" "$@" > "$tmp/out" 2> "$tmp/err"
-	[ $? = "$want" ]
-}
-
 # json FILE KEY: one member of fbc's JSON object.
 json() {
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
