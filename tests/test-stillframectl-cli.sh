@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..26"
+echo "1..29"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
 check $? "--help prints the usage"
@@ -25,6 +25,17 @@ check $? "an option of another command is refused"
 
 expect 2 hint 3 && grep -q 'give --rate, --range, --priority or --clear' "$tmp/err"
 check $? "hint without hints is a usage error"
+
+expect 2 status --prom && grep -q "option '--prom' needs a value" "$tmp/err"
+check $? "status --prom needs a file"
+
+expect 2 status --json --prom "$tmp/x.prom" &&
+	grep -q -- '--json and --prom do not go together' "$tmp/err"
+check $? "--json and --prom are one or the other"
+
+expect 1 --x11 status --prom "$tmp/x.prom" &&
+	grep -q 'status --prom is for Weston' "$tmp/err" && [ ! -e "$tmp/x.prom" ]
+check $? "--prom on X11 says it is for Weston and writes nothing"
 
 expect 2 hint 3 --range 60-48 && grep -q 'minimum is above the maximum' "$tmp/err"
 check $? "an upside-down range is refused before connecting"

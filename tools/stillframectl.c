@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <wayland-client.h>
 
@@ -48,6 +49,8 @@ usage(FILE *f)
 		"\n"
 		"commands:\n"
 		"  status [--json]        print the status counters\n"
+		"  status --prom FILE     write them to FILE as a Prometheus\n"
+		"                         node_exporter textfile, atomically (Weston)\n"
 		"  top [--interval S] [--count N] [--all] [--json]\n"
 		"                         print each surface's wakeups per second\n"
 		"                         every S seconds (default 1), N times\n"
@@ -146,8 +149,9 @@ registry_handle_global(void *data, struct wl_registry *registry,
 	if (ctl->control ||
 	    strcmp(interface, stillframe_control_v1_interface.name) != 0)
 		return;
-	/* 2 has set_output_power; an older plugin offers 1. */
-	ctl->control_version = version < 2 ? version : 2;
+	/* 2 has set_output_power, 3 get_status_prometheus; an older
+	 * plugin offers less. */
+	ctl->control_version = version < 3 ? version : 3;
 	ctl->control = wl_registry_bind(registry, name,
 					&stillframe_control_v1_interface,
 					ctl->control_version);
@@ -487,17 +491,27 @@ static const struct stillframe_status_v1_listener status_listener = {
 	.done = status_handle_done,
 };
 
+/* The report's lines, as they came. */
 static int
-fetch_status(struct ctl *ctl, struct status *st)
+fetch_lines(struct ctl *ctl, struct stillframe_status_v1 *status,
+	    struct status *st)
 {
-	struct stillframe_status_v1 *status =
-		stillframe_control_v1_get_status(ctl->control);
-
 	*st = (struct status){ 0 };
 	stillframe_status_v1_add_listener(status, &status_listener, st);
 	while (!st->done)
 		if (wl_display_dispatch(ctl->display) < 0)
 			return connection_error(ctl);
+	return 0;
+}
+
+static int
+fetch_status(struct ctl *ctl, struct status *st)
+{
+	int ret = fetch_lines(ctl, stillframe_control_v1_get_status(ctl->control),
+			      st);
+
+	if (ret != 0)
+		return ret;
 	for (size_t i = 0; i < st->n_lines && !st->out_of_memory; i++)
 		if (!status_parse_line(st, st->lines[i]))
 			st->out_of_memory = true;
@@ -631,6 +645,76 @@ cmd_status(struct ctl *ctl, bool json)
 			for (size_t i = 0; i < st.n_lines; i++)
 				puts(st.lines[i]);
 	}
+	status_free(&st);
+	return ret;
+}
+
+/* Written next to FILE and renamed over it, so that node_exporter's
+ * textfile collector never reads half a file. */
+static int
+write_prometheus_file(const char *path, const struct status *st)
+{
+	size_t len = strlen(path) + 32;
+	char *tmp = malloc(len);
+
+	if (!tmp) {
+		fprintf(stderr, "stillframectl: out of memory\n");
+		return 1;
+	}
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+
+	FILE *f = fopen(tmp, "w");
+	int ret = 0;
+
+	if (!f) {
+		fprintf(stderr, "stillframectl: status --prom: cannot create %s: %s\n",
+			tmp, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	for (size_t i = 0; i < st->n_lines; i++)
+		fprintf(f, "%s\n", st->lines[i]);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
+		fprintf(stderr, "stillframectl: status --prom: cannot write %s: %s\n",
+			tmp, strerror(errno));
+		ret = 1;
+	}
+	if (fclose(f) != 0 && ret == 0) {
+		fprintf(stderr, "stillframectl: status --prom: cannot write %s: %s\n",
+			tmp, strerror(errno));
+		ret = 1;
+	}
+	if (ret == 0 && rename(tmp, path) != 0) {
+		fprintf(stderr, "stillframectl: status --prom: cannot rename %s to %s: %s\n",
+			tmp, path, strerror(errno));
+		ret = 1;
+	}
+	if (ret != 0)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+static int
+cmd_status_prometheus(struct ctl *ctl, const char *path)
+{
+	struct status st;
+
+	if (ctl->control_version < 3) {
+		fprintf(stderr, "stillframectl: the compositor's stillframe is too old for --prom (stillframe_control_v1 version %u; --prom needs 3)\n",
+			ctl->control_version);
+		return 1;
+	}
+
+	int ret = fetch_lines(ctl, stillframe_control_v1_get_status_prometheus(
+					   ctl->control), &st);
+
+	if (ret == 0 && st.out_of_memory) {
+		fprintf(stderr, "stillframectl: out of memory\n");
+		ret = 1;
+	}
+	if (ret == 0)
+		ret = write_prometheus_file(path, &st);
 	status_free(&st);
 	return ret;
 }
@@ -1223,6 +1307,7 @@ struct args {
 	uint32_t surface_id;		/* or the X window */
 	struct sf_ctl_hints hints;
 	const char *output;		/* output: NULL for all */
+	const char *prom_path;		/* status --prom */
 	bool set_power;
 	enum sf_ctl_power power;
 };
@@ -1255,6 +1340,7 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "prom", required_argument, NULL, 'P' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
@@ -1272,7 +1358,7 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		enum command command;
 		const char *options;	/* the letters it takes */
 	} commands[] = {
-		{ "status", CMD_STATUS, "j" },
+		{ "status", CMD_STATUS, "jP" },
 		{ "top", CMD_TOP, "jina" },
 		{ "pause", CMD_PAUSE, "" },
 		{ "resume", CMD_RESUME, "" },
@@ -1325,6 +1411,11 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		switch (c) {
 		case 'j':
 			a->json = true;
+			break;
+		case 'P':
+			if (!optarg[0])
+				return usage_error("--prom needs a file name");
+			a->prom_path = optarg;
 			break;
 		case 'a':
 			a->all = true;
@@ -1398,6 +1489,8 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		}
 		return 0;
 	}
+	if (a->json && a->prom_path)
+		return usage_error("status: --json and --prom do not go together");
 	if (a->command != CMD_HINT) {
 		if (rest > 0)
 			return usage_error("%s: unexpected argument '%s'",
@@ -1432,6 +1525,10 @@ run_x11(const struct args *a)
 #ifdef SF_CTL_HAVE_X11
 	switch (a->command) {
 	case CMD_STATUS:
+		if (a->prom_path) {
+			fprintf(stderr, "stillframectl: status --prom is for Weston: the X server's STILLFRAME extension has no Prometheus status\n");
+			return 1;
+		}
 		return sf_ctl_x_status(a->json);
 	case CMD_TOP:
 		return sf_ctl_x_top(a->interval, a->count, a->json, a->all);
@@ -1509,7 +1606,9 @@ main(int argc, char **argv)
 	if (ret == 0) {
 		switch (args.command) {
 		case CMD_STATUS:
-			ret = cmd_status(&ctl, args.json);
+			ret = args.prom_path ?
+				      cmd_status_prometheus(&ctl, args.prom_path) :
+				      cmd_status(&ctl, args.json);
 			break;
 		case CMD_TOP:
 			ret = cmd_top(&ctl, args.interval, args.count,

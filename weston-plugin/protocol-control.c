@@ -171,9 +171,10 @@ write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
 	}
 }
 
+/* One report: a status object that gets the lines and its done. */
 static void
-control_handle_get_status(struct wl_client *client,
-			  struct wl_resource *resource, uint32_t id)
+send_status(struct wl_client *client, struct wl_resource *resource,
+	    uint32_t id, enum sf_status_format format)
 {
 	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
 	struct line_writer lw = {
@@ -193,14 +194,30 @@ control_handle_get_status(struct wl_client *client,
 	if (p) {
 		struct sf_weston *sfw = p->sfw;
 
-		sf_core_write_status(sfw->core, sf_weston_now(sfw),
-				     SF_STATUS_TEXT, &lw.writer);
-		write_plugin_status(sfw, &lw.writer);
+		sf_core_write_status(sfw->core, sf_weston_now(sfw), format,
+				     &lw.writer);
+		/* The plugin's own lines are key-value text only. */
+		if (format == SF_STATUS_TEXT)
+			write_plugin_status(sfw, &lw.writer);
 		if (lw.len)
 			line_writer_flush(&lw);
 	}
 	stillframe_status_v1_send_done(lw.status);
 	wl_resource_destroy(lw.status);
+}
+
+static void
+control_handle_get_status(struct wl_client *client,
+			  struct wl_resource *resource, uint32_t id)
+{
+	send_status(client, resource, id, SF_STATUS_TEXT);
+}
+
+static void
+control_handle_get_status_prometheus(struct wl_client *client,
+				     struct wl_resource *resource, uint32_t id)
+{
+	send_status(client, resource, id, SF_STATUS_PROMETHEUS);
 }
 
 /* --- pause, resume --- */
@@ -358,6 +375,7 @@ static const struct stillframe_control_v1_interface control_impl = {
 	.resume = control_handle_resume,
 	.set_surface_hints = control_handle_set_surface_hints,
 	.set_output_power = control_handle_set_output_power,
+	.get_status_prometheus = control_handle_get_status_prometheus,
 };
 
 static void
@@ -393,7 +411,7 @@ sf_weston_control_init(struct sf_weston_protocols *p)
 
 	p->control_global = wl_global_create(display,
 					     &stillframe_control_v1_interface,
-					     2, p, bind_control);
+					     3, p, bind_control);
 	if (!p->control_global)
 		return false;
 	wl_display_set_global_filter(display, control_filter, p);

@@ -146,7 +146,7 @@ ini() {
 	printf '%s\n' "$@"
 }
 
-wt_plan 69
+wt_plan 72
 
 # ---- 1. stillframe_v1 misuse ----
 # Default timeouts: nothing here depends on the policy.
@@ -357,6 +357,9 @@ done
 # The output idles at 30 Hz.  Paused, stillframe puts the native mode
 # back and changes nothing, though its governor still follows the input.
 wt_is "$(status_value policy.paused)" false "policy.paused is false at first"
+# The clients of section 3 may have woken it: idle again first, or the
+# count below takes in the drop to 30 Hz.
+wt_poll "$WT_TIMEOUT" 'the idle floor before pausing' mode_is 30000
 n=$(request_count)
 ctl pause
 rc=$?
@@ -386,6 +389,24 @@ wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor after resuming' \
 	"resumed, the policy acts again: 30 Hz after the timeout"
 wt_is "$(requests_since "$n" switch_mode)" \
 	"switch_mode 1024x640@30000 ok;" "through one switch_mode request"
+
+# ---- 4b. stillframectl status --prom: a node_exporter textfile ----
+check_prom="python3 $(dirname "$0")/../check-prometheus.py"
+prom=$WT_DIR/textfile/stillframe.prom
+mkdir -p "$WT_DIR/textfile"
+ctl status --prom "$prom"
+rc=$?
+values=$($check_prom "$prom" 'stillframe_refresh_hertz{output="headless"}' \
+	'stillframe_repaints_total{output="headless"}' 2>&1 | tr '\n' ' ')
+wt_like "$rc:$values" '^0:30\.000 [1-9][0-9]* $' \
+	"status --prom writes a valid textfile: 30 Hz now, repaints counted"
+wt_is "$(ls "$WT_DIR/textfile")" stillframe.prom \
+	"written beside the file and renamed: nothing else is left"
+ctl status --prom "$WT_DIR/no-such-dir/stillframe.prom" 2> "$WT_DIR/prom.err"
+rc=$?
+wt_like "$rc:$(cat "$WT_DIR/prom.err")" \
+	"^1:stillframectl: status --prom: cannot create $WT_DIR/no-such-dir/stillframe.prom.tmp.[0-9]*: No such file or directory\$" \
+	"a file that cannot be written is an error that names it"
 wt_stop
 
 # ---- 5. zwp_idle_inhibit_manager_v1 ----
