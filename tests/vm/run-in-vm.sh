@@ -19,7 +19,8 @@
 #   --vga OPTS           extra -device VGA options (default "edid=on")
 #   --qemu-arg ARG       extra qemu argument (repeatable)
 #   -v, --verbose        show the serial console on stderr while running
-# Environment: VM_MEM (2048), VM_SMP (2), SF_VM_CACHE (the kernel and
+# Environment: VM_MEM (2048), VM_SMP (2), VM_ACCEL (tcg, or kvm where
+# KVM works), SF_VM_CACHE (the kernel and
 # initramfs; default ~/.cache/stillframe-vm), QEMU.
 set -euo pipefail
 
@@ -96,8 +97,17 @@ append+=" vm.udev=$udev"
 [ "$mode" = run ] && append+=" vm.timeout=$timeout_s"
 
 # KVM where this machine has it, software emulation (TCG) otherwise.
+# TCG unless VM_ACCEL=kvm: a /dev/kvm that opens is not one that works.
+# Nested in a cloud VM, KVM stopped the guest's kernel early with "KVM
+# internal error ... emulation failure" and qemu then waited, paused,
+# for the timeout; TCG boots the same kernel everywhere.
 accel=(-accel tcg)
-[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=(-accel kvm -accel tcg)
+if [ "${VM_ACCEL:-tcg}" = kvm ]; then
+	accel=(-accel kvm)
+elif [ "${VM_ACCEL:-tcg}" != tcg ]; then
+	echo "run-in-vm: VM_ACCEL=$VM_ACCEL: expected tcg or kvm" >&2
+	exit 2
+fi
 
 qemu=("$QEMU"
 	-machine q35 "${accel[@]}" -cpu max -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}"
