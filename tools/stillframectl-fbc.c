@@ -18,6 +18,7 @@
 
 #include "sf-fbc.h"
 #include "stillframectl-fbc.h"
+#include "stillframectl-x.h"	/* sf_ctl_json_string */
 
 #define EXIT_USAGE 2
 /* Larger than any panel; keeps a hostile header from asking for
@@ -255,23 +256,6 @@ advice_text(enum sf_fbc_advice advice)
 }
 
 static void
-json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void
 print_result(const char *path, const struct image *img, double refresh,
 	     const struct sf_fbc_estimate *lines,
 	     const struct sf_fbc_estimate *columns, bool json)
@@ -284,7 +268,7 @@ print_result(const char *path, const struct image *img, double refresh,
 
 	if (json) {
 		fputs("{\"image\": ", stdout);
-		json_string(path);
+		sf_ctl_json_string(path);
 		printf(", \"width\": %u, \"height\": %u, \"ratio\": %.3f, "
 		       "\"lines\": %u, \"lines_compressed\": %u, "
 		       "\"turned_ratio\": %.3f, \"refresh_hz\": %.3f, "
@@ -294,7 +278,7 @@ print_result(const char *path, const struct image *img, double refresh,
 		       lines->lines_compressed,
 		       sf_fbc_estimate_ratio(columns), refresh,
 		       compressed_mbs, raw_mbs);
-		json_string(sf_fbc_advice_name(advice));
+		sf_ctl_json_string(sf_fbc_advice_name(advice));
 		fputs("}\n", stdout);
 		return;
 	}

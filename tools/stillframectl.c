@@ -674,12 +674,8 @@ write_prometheus_file(const char *path, const struct status *st)
 	}
 	for (size_t i = 0; i < st->n_lines; i++)
 		fprintf(f, "%s\n", st->lines[i]);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
-		fprintf(stderr, "stillframectl: status --prom: cannot write %s: %s\n",
-			tmp, strerror(errno));
-		ret = 1;
-	}
-	if (fclose(f) != 0 && ret == 0) {
+	bool written = fflush(f) == 0 && fsync(fileno(f)) == 0 && !ferror(f);
+	if (fclose(f) != 0 || !written) {
 		fprintf(stderr, "stillframectl: status --prom: cannot write %s: %s\n",
 			tmp, strerror(errno));
 		ret = 1;
