@@ -1367,8 +1367,15 @@ sf_surface_should_read_pixels(const struct sf_surface *s)
 	     s->cls.cls != SF_CLASS_VIDEO) ||
 	    s->cls.rate_mhz < SF_PIXEL_SAMPLE_MIN_MHZ)
 		return true;
+	/* A power of two, so that the jitter of a measured rate (59.9 or
+	 * 60.1 Hz) does not move the sample from one commit to another. */
+	uint64_t commits = (uint64_t)s->cls.rate_mhz *
+			   SF_PIXEL_SAMPLE_INTERVAL_MS / 1000000;
+	uint64_t period = SF_PIXEL_SAMPLE_MIN_PERIOD;
+	while (period < commits)
+		period *= 2;
 	/* Two in a row: the second compares with the first. */
-	return s->stats.commits % SF_PIXEL_SAMPLE_PERIOD < 2;
+	return s->stats.commits % period < 2;
 }
 
 enum sf_commit_kind

@@ -257,12 +257,17 @@ sf_surface_set_priority(struct sf_surface *surface, enum sf_priority priority,
  * damage (sf_tile_map_refine) before passing it in.  Reading them costs
  * about as much as compositing them, and a surface that animates changes
  * them every frame anyway: such a surface is read two commits in a row
- * every SF_PIXEL_SAMPLE_PERIOD, and on every commit once a read found
- * the same pixels again, until one finds them changed.  Any other
- * surface (and an animation slower than SF_PIXEL_SAMPLE_MIN_MHZ, or
- * without a measured rate yet): always.  When this says no, the adapter resets its tile map
+ * once per SF_PIXEL_SAMPLE_INTERVAL of its own cadence (a number of
+ * commits rounded up to a power of two, at least
+ * SF_PIXEL_SAMPLE_MIN_PERIOD), and on every commit once a read found the
+ * same pixels again, until one finds them changed.  So an animation that
+ * starts repeating itself is found within about that interval whatever
+ * its rate, at a cost of two reads in it.  Any other surface (and an
+ * animation slower than SF_PIXEL_SAMPLE_MIN_MHZ, or without a measured
+ * rate yet): always.  When this says no, the adapter resets its tile map
  * (the content it remembers goes stale) and leaves the damage as it is. */
-#define SF_PIXEL_SAMPLE_PERIOD 16
+#define SF_PIXEL_SAMPLE_INTERVAL_MS 2000
+#define SF_PIXEL_SAMPLE_MIN_PERIOD 16
 #define SF_PIXEL_SAMPLE_MIN_MHZ 10000	/* animating at 10 Hz or more */
 
 bool
