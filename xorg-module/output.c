@@ -423,11 +423,20 @@ randr_remember(struct sf_xorg *sx)
 	sx->n_randr_seen = n;
 }
 
+/* A user's xrandr or a plugged connector is noticed a tenth of a second
+ * later at most; even comparing every output is too much to do hundreds
+ * of times a second under a video. */
+#define RANDR_POLL_INTERVAL SF_MSEC(100)
+
 void
 sf_xorg_output_poll(struct sf_xorg *sx)
 {
 	bool layout_changed = false;
+	sf_time_t now = sf_xorg_now();
 
+	if (sx->randr_seen_valid && now - sx->randr_polled < RANDR_POLL_INTERVAL)
+		return;
+	sx->randr_polled = now;
 	if (randr_unchanged(sx))
 		return;
 	/* Cleared again by whatever below adds, drops or powers one of
@@ -533,7 +542,11 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 		return true;
 	if (index >= xo->n_modes)
 		return false;
-	if (crtc->mode && same_timings(&crtc->mode->mode, &xo->modes[index]))
+	/* A client switched it off or moved it since the last poll, which
+	 * will let the output go: a mode now would light it again. */
+	if (!crtc->mode || xo->rr_output->crtc != crtc)
+		return true;
+	if (same_timings(&crtc->mode->mode, &xo->modes[index]))
 		return true;
 	/* The mode by value: RRModeGet finds RandR's own object for it
 	 * (or makes one) and takes a reference we drop after the set. */

@@ -82,6 +82,7 @@ struct sf_xorg {
 	struct sf_xorg_randr_seen *randr_seen;
 	size_t n_randr_seen, randr_seen_cap;
 	bool randr_seen_valid;
+	sf_time_t randr_polled;		/* when the last poll ran */
 	int screens_open;
 	OsTimerPtr timer;
 	sf_time_t timer_deadline;

@@ -174,6 +174,32 @@ sf_xorg_window_of_client_window(struct sf_xorg *sx, WindowPtr win)
 	return xw && xw->client_window == win ? xw : NULL;
 }
 
+/* Grows a one-box region by a box that extends it to a box again: a
+ * frame drawn in bands (a video's PutImage in strips, a toolkit's rows)
+ * then never reaches the general union, which cost more than the rest of
+ * the module's work per frame. */
+static bool
+grow_box(RegionPtr dst, RegionPtr add)
+{
+	const BoxRec *a = &dst->extents, *b = &add->extents;
+
+	if (RegionNumRects(dst) != 1 || RegionNumRects(add) != 1)
+		return false;
+	bool same_columns = a->x1 == b->x1 && a->x2 == b->x2 &&
+			    b->y1 <= a->y2 && a->y1 <= b->y2;
+	bool same_rows = a->y1 == b->y1 && a->y2 == b->y2 &&
+			 b->x1 <= a->x2 && a->x1 <= b->x2;
+	bool inside = a->x1 <= b->x1 && a->y1 <= b->y1 &&
+		      b->x2 <= a->x2 && b->y2 <= a->y2;
+	if (!same_columns && !same_rows && !inside)
+		return false;
+	dst->extents = (BoxRec){
+		.x1 = min(a->x1, b->x1), .y1 = min(a->y1, b->y1),
+		.x2 = max(a->x2, b->x2), .y2 = max(a->y2, b->y2),
+	};
+	return true;
+}
+
 static void
 window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 {
@@ -184,7 +210,8 @@ window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 	if (!RegionNotEmpty(&xw->pending))
 		xw->pending_since = now;
 	xw->last_damage = now;
-	RegionUnion(&xw->pending, &xw->pending, region);
+	if (!grow_box(&xw->pending, region))
+		RegionUnion(&xw->pending, &xw->pending, region);
 }
 
 static void
