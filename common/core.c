@@ -33,6 +33,9 @@ struct sf_core {
 	uint32_t next_surface_id;
 	/* Earliest time a surface's classification goes stale. */
 	sf_time_t surface_expiry;
+	/* Until then a client's keep-awake request holds every output lit
+	 * (sf_core_notify_keep_awake); 0 when none does. */
+	sf_time_t keep_awake_until;
 	bool paused;
 	bool enable_before_pause;
 };
@@ -472,11 +475,12 @@ power_reason(const struct sf_output *o)
  * screen visible (low refresh is invisible); a recent wake request
  * allows only stages that wake within wake-latency-limit. */
 /* Inhibited for the whole output (X's screensaver suspension, a held
- * key), or by an inhibitor on a surface it shows. */
+ * key, a recent keep-awake request), or by an inhibitor on a surface it
+ * shows. */
 static bool
 output_inhibited(const struct sf_output *o)
 {
-	if (o->inhibit_count)
+	if (o->inhibit_count || o->core->keep_awake_until)
 		return true;
 	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link)
 		if (s->inhibit_count && s->visible_fraction > 0)
@@ -787,6 +791,11 @@ sf_time_t
 sf_core_dispatch(struct sf_core *core, sf_time_t now)
 {
 	reclassify_expired(core, now);
+	if (core->keep_awake_until && core->keep_awake_until <= now) {
+		core->keep_awake_until = 0;
+		sf_list_for_each(o, &core->outputs, struct sf_output, link)
+			o->cap_dirty = true;
+	}
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
 		if (o->power_dirty)
 			apply_power(o, now);
@@ -818,6 +827,8 @@ sf_core_next_deadline(const struct sf_core *core)
 {
 	sf_time_t next = core->surface_expiry;
 
+	if (core->keep_awake_until && core->keep_awake_until < next)
+		next = core->keep_awake_until;
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
 		if (o->votes_dirty || o->power_dirty || o->cap_dirty)
 			return 0;	/* a vote changed: dispatch at once */
@@ -937,6 +948,8 @@ sf_output_create(struct sf_core *core, const char *name,
 	/* Applied at the first dispatch, or when the adapter sets the
 	 * kind: the adapter has not tied its data to `o` yet. */
 	o->power_dirty = o->unneeded;
+	/* A keep-awake request made before it appeared covers it too. */
+	o->cap_dirty = core->keep_awake_until != 0;
 	struct sf_governor_params gp;
 	sf_config_governor_params(&core->config, o->kind, &gp);
 	sf_governor_init(&o->gov, &gp, now);
@@ -1107,6 +1120,18 @@ sf_core_find_output(struct sf_core *core, const char *name)
 		if (name && strcmp(o->name, name) == 0)
 			return o;
 	return NULL;
+}
+
+void
+sf_core_notify_keep_awake(struct sf_core *core, sf_time_t now)
+{
+	if (core->keep_awake_until == 0)
+		core_log(core, SF_LOG_DEBUG, "keep-awake request: outputs "
+			 "stay lit for %d s",
+			 (int)(SF_KEEP_AWAKE_HOLD / SF_NSEC_PER_SEC));
+	core->keep_awake_until = now + SF_KEEP_AWAKE_HOLD;
+	sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		update_cap(o, now);
 }
 
 void

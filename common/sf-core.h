@@ -181,6 +181,17 @@ sf_output_get_power_request(const struct sf_output *output);
 struct sf_output *
 sf_core_find_output(struct sf_core *core, const char *name);
 
+/* A client asked that the display stay on (X's screensaver reset, which
+ * video players send every few seconds): not the user's input, so the
+ * refresh rate, held repaints and held clients stay as they are, but for
+ * SF_KEEP_AWAKE_HOLD after the last request no output is dimmed or
+ * blanked, and one that is comes back at once.  Long enough for the
+ * slowest heartbeats players send (xdg-screensaver's, every 50 s). */
+#define SF_KEEP_AWAKE_HOLD SF_SEC(60)
+
+void
+sf_core_notify_keep_awake(struct sf_core *core, sf_time_t now);
+
 /* Inhibitors of the whole output (a screensaver-inhibit request, a key
  * held down): nested.  One on a surface is sf_surface_inhibit(). */
 void

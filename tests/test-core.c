@@ -159,6 +159,44 @@ SF_TEST(idle_drops_refresh_reclocks_dims_and_blanks)
 	sf_core_destroy(core);
 }
 
+SF_TEST(keep_awake_lights_the_display_but_is_no_input)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	run_until(core, SF_SEC(601));
+	sf_assert_int_eq(r.dpms, SF_DPMS_OFF);
+	unsigned mode_calls = r.mode_calls;
+
+	/* A video player's screensaver reset: lit again, undimmed, at the
+	 * low rate it had. */
+	sf_core_notify_keep_awake(core, SF_SEC(610));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
+	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
+	sf_assert_int_eq(r.backlight, 100);
+	sf_assert_int_eq(r.mode, 2);
+	sf_assert_int_eq(r.mode_calls, mode_calls);
+	/* Its heartbeat keeps it so. */
+	for (int t = 620; t <= 700; t += 10) {
+		sf_core_notify_keep_awake(core, SF_SEC(t));
+		run_until(core, SF_SEC(t));
+		sf_assert_int_eq(sf_output_get_state(o),
+				 SF_STATE_LOW_REFRESH);
+	}
+	sf_assert_int_eq(r.mode_calls, mode_calls);
+	/* The heartbeat stops: a minute after the last one the stages
+	 * count again, each its full timeout from then, as the server's own
+	 * screen saver would after a reset. */
+	run_until(core, SF_SEC(879));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
+	run_until(core, SF_SEC(881));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DIM);
+	run_until(core, SF_SEC(1361));
+	sf_assert_int_eq(r.dpms, SF_DPMS_OFF);
+	sf_core_destroy(core);
+}
+
 SF_TEST(destroy_restores_what_the_user_had)
 {
 	struct recorder r;

@@ -159,11 +159,13 @@ selection_handle_free(void *value, XID id)
 
 /*
  * The server's last event time moves on device events, which the device
- * event callback reports with their kind, and also without one: "xset s
- * reset" and XResetScreenSaver, which video players call to keep the
- * display on, and XI events the callback does not see.  Checked each
- * cycle, so that such activity wakes the display before the next frame
- * just like a key would.
+ * event callback reports with their kind (and then notes the time), and
+ * also without one: "xset s reset" and XResetScreenSaver, which video
+ * players call every few seconds to keep the display on.  That is no
+ * user at the machine: it keeps the outputs lit, and lights a blanked
+ * one before the next frame, but leaves the refresh rate and the held
+ * clients alone (mpv's reset every 10 s raised the rate to native and
+ * back each time).
  */
 static void
 event_time_check(struct sf_xorg *sx)
@@ -173,8 +175,7 @@ event_time_check(struct sf_xorg *sx)
 	if (last == sx->seen_event_ms)
 		return;
 	sx->seen_event_ms = last;
-	sf_xorg_release(sx, NULL, "activity (server event time)");
-	sf_core_notify_input(sx->core, SF_INPUT_KEY, sf_xorg_now());
+	sf_core_notify_keep_awake(sx->core, sf_xorg_now());
 	sf_xorg_schedule_dispatch(sx);
 }
 
@@ -185,11 +186,15 @@ block_handler(void *data, void *timeout)
 	struct sf_xorg_output *xo;
 	if (sx->ending)
 		return;
-	event_time_check(sx);
-	if (!sx->outputs_scanned)
+	if (!sx->outputs_scanned) {
+		/* The server's start moved the event time (its devices came
+		 * up): no client asked for anything. */
+		sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
 		sf_xorg_output_scan(sx);
-	else
+	} else {
+		event_time_check(sx);
 		sf_xorg_output_poll(sx);
+	}
 	sf_xorg_window_cycle(sx, timeout);
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		const struct sf_output_stats *st = sf_output_get_stats(xo->core);
@@ -230,7 +235,7 @@ wakeup_handler(void *data, int result)
 	(void)result;
 
 	generation_ending(sx);
-	if (!sx->ending)
+	if (!sx->ending && sx->outputs_scanned)
 		event_time_check(sx);
 }
 

@@ -42,7 +42,7 @@ done
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2 6:3 7:1"
 
-xt_plan 116
+xt_plan 120
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -425,8 +425,9 @@ xt_ok '[ "$(dpms_line "crtc 0" 0)" -lt "$(dpms_line "output DUMMY0" 0)" ]' \
 xt_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
 	"and the native 85 Hz is back"
 
-# "xset s reset" (XResetScreenSaver, which video players call) moves the
-# server's event time with no device event: it counts as activity.
+# "xset s reset" (XResetScreenSaver, which video players call every few
+# seconds) moves the server's event time with no device event: it keeps
+# the display on, but it is no user at the machine.
 xt_client xterm -bc -geometry 80x24+0+0
 xt_poll "$XT_TIMEOUT" "xterm's window" eval '[ -n "$(window_id xterm)" ]'
 xdotool windowfocus "$(window_id xterm)"
@@ -434,8 +435,18 @@ xt_ok "xt_poll 12 'xterm held, DPMS off' eval \
 	'window_held xterm && status_field_is dpms 3'" \
 	"idle again: xterm held and the output off"
 xset s reset
-xt_ok "xt_poll 1 'woken' eval 'status_field_is dpms 0 && ! window_held xterm'" \
-	"xset s reset turns the output on and lets xterm go"
+xt_ok "xt_poll 1 'lit' status_field_is dpms 0" \
+	"xset s reset turns the output on"
+xt_ok "! current_refresh_is 85.02" \
+	"but the rate stays low: no input, no native rate"
+xt_ok "window_held xterm" "and xterm stays held"
+xset s reset
+sleep 0.5
+xt_ok "! current_refresh_is 85.02 && window_held xterm" \
+	"another reset, as a player's heartbeat: still no native rate"
+xdotool key shift
+xt_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
+	"a key brings the native 85 Hz back"
 xt_stop
 
 # ---- 10. under a reparenting window manager (twm) ----
