@@ -181,6 +181,40 @@ follows_input(const struct sf_classifier_params *params,
 	       newest->time - last_input <= params->input_window;
 }
 
+/* A gap of this many typical intervals or more held frames that never
+ * came (dropped, or merged into the next one): 1.75 leaves the long
+ * half of a 3:2 pulldown (1.5) a single frame. */
+#define MISSED_FRAME_RATIO 1.75
+
+/*
+ * The frames the newest `run` intervals span.  Each interval is a frame,
+ * except a gap of MISSED_FRAME_RATIO typical (median) intervals or more,
+ * which counts the frames that fit in it: one dropped frame among 16
+ * would otherwise read a steady 60 fps as 56.3, a rate no mode fits.
+ */
+static double
+frames_in_run(const struct history *h, uint32_t run)
+{
+	sf_time_t sorted[MAX_RUN];
+
+	if (run == 0)
+		return 0;
+	for (uint32_t i = 0; i < run; i++) {
+		sf_time_t d = interval(h, i);
+		uint32_t j = i;
+		for (; j > 0 && sorted[j - 1] > d; j--)
+			sorted[j] = sorted[j - 1];
+		sorted[j] = d;
+	}
+	double median = (double)sorted[run / 2];
+	double frames = 0;
+	for (uint32_t i = 0; i < run; i++) {
+		double ratio = median > 0 ? (double)interval(h, i) / median : 1;
+		frames += ratio >= MISSED_FRAME_RATIO ? round(ratio) : 1;
+	}
+	return frames;
+}
+
 /* Rule 1.  Returns false when the newest commits are not frequent. */
 static bool
 classify_frequent(const struct sf_classifier_params *params,
@@ -209,7 +243,8 @@ classify_frequent(const struct sf_classifier_params *params,
 	}
 	double surface = (double)activity->width * (double)activity->height;
 	double fraction = surface > 0 ? area / run / surface : 0;
-	double hz = span > 0 ? (double)run * SF_NSEC_PER_SEC / (double)span : 0;
+	double hz = span > 0 ? (double)frames_in_run(h, run) *
+				       SF_NSEC_PER_SEC / (double)span : 0;
 
 	out->cls = fraction >= params->video_min_fraction ? SF_CLASS_VIDEO :
 							    SF_CLASS_ANIMATING;

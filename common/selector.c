@@ -20,11 +20,13 @@
 /* Longer cadences than this many content frames look irregular. */
 #define PATTERN_MAX_PERIOD 10
 /* A measured rate is a guess from a few frame intervals, each late or
- * early by a scheduling slice: within 1/33 (3 %) of a cadence a mode
+ * early by a scheduling slice: within 1/25 (4 %) of a cadence a mode
  * plays exactly (its refresh, or a half or a third of it), it is taken as
- * that cadence.  Without this a 60 fps video measured at 61.3 fps asked
- * for 75 Hz and the rate went back and forth every dwell. */
-#define MEASURED_TOLERANCE 33
+ * that cadence.  Without this a 60 fps video on Xorg, measured between
+ * 58.0 and 62.0 fps, asked for 75 Hz and the rate went back and forth
+ * every dwell.  Narrower than 25 fps is from 24: a 50 Hz mode is not
+ * mistaken for a 48 Hz one's cadence. */
+#define MEASURED_TOLERANCE 25
 /* A measured rate below 1 Hz is sporadic updates, not a cadence. */
 #define SPORADIC_MHZ 1000
 /* The lowest candidate whose weighted score is within this of the best

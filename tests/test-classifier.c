@@ -160,6 +160,18 @@ static void gen_video_25(struct trace *t) { gen_video(t, 25000); }
 static void gen_video_30(struct trace *t) { gen_video(t, 30000); }
 static void gen_video_60(struct trace *t) { gen_video(t, 60000); }
 
+/* 60 fps with one frame in twenty dropped (or merged into the next, as
+ * an X server's frame gathering may): still 60 fps. */
+static void
+gen_video_60_drops(struct trace *t)
+{
+	struct sf_box frame = { 0, 0, 1920, 1080 };
+	for (int i = 0; i < 300; i++)
+		if (i % 20 != 7)
+			add_commit(t, SF_SEC(1) + i * SF_NSEC_PER_SEC / 60,
+				   frame, false, 0);
+}
+
 static void
 gen_spinner(struct trace *t)
 {
@@ -330,6 +342,9 @@ static const struct classifier_case cases[] = {
 	  SF_SEC(1) + 3 * SF_MSEC(34), 0, 30000, NOT_PATTERN, 0 },
 	{ "video 60 fps", gen_video_60, 1920, 1080, SF_CLASS_VIDEO,
 	  SF_SEC(1) + 3 * SF_MSEC(17), 0, 60000, NOT_PATTERN, 0 },
+	{ "video 60 fps, a frame in 20 dropped", gen_video_60_drops, 1920,
+	  1080, SF_CLASS_VIDEO, SF_SEC(1) + 3 * SF_MSEC(17), 0, 60000,
+	  NOT_PATTERN, 0 },
 	{ "spinner 60 fps", gen_spinner, 800, 600, SF_CLASS_ANIMATING,
 	  SF_SEC(1) + 3 * SF_MSEC(17), 0, 60000, NOT_PATTERN, 0 },
 	{ "typing", gen_typing, 800, 600, SF_CLASS_INTERACTIVE, SF_SEC(1) +
