@@ -856,6 +856,35 @@ draw_legend(FILE *f, double y)
 #define LEGEND_H (5 * 22.0 + 16)
 
 static void
+draw_state(FILE *f, const struct timeline *tl, const struct lane_output *lo,
+	   const char *id, double y, double h)
+{
+	draw_band(f, tl, lo, BAND_STATE, id, y, h);
+}
+
+static void
+draw_dpms(FILE *f, const struct timeline *tl, const struct lane_output *lo,
+	  const char *id, double y, double h)
+{
+	draw_band(f, tl, lo, BAND_DPMS, id, y, h);
+}
+
+/* An output's lanes, top to bottom; ids are ID-NAME. */
+static const struct {
+	const char *id;
+	double height;
+	void (*draw)(FILE *f, const struct timeline *tl,
+		     const struct lane_output *lo, const char *id, double y,
+		     double h);
+} output_lanes[] = {
+	{ "refresh", REFRESH_H, draw_refresh },
+	{ "state", STATE_H, draw_state },
+	{ "repaints", REPAINTS_H, draw_repaints },
+	{ "dpms", DPMS_H, draw_dpms },
+	{ "backlight", BACKLIGHT_H, draw_backlight },
+};
+
+static void
 draw_output(FILE *f, const struct timeline *tl, const struct lane_output *lo,
 	    double y)
 {
@@ -883,20 +912,13 @@ draw_output(FILE *f, const struct timeline *tl, const struct lane_output *lo,
 			100.0 * suppressed / (repaints + suppressed));
 	fprintf(f, "</text>\n");
 	y += OUTPUT_NAME_H;
-	snprintf(id, sizeof(id), "refresh-%s", lo->name);
-	draw_refresh(f, tl, lo, id, y, REFRESH_H);
-	y += REFRESH_H + GAP;
-	snprintf(id, sizeof(id), "state-%s", lo->name);
-	draw_band(f, tl, lo, BAND_STATE, id, y, STATE_H);
-	y += STATE_H + GAP;
-	snprintf(id, sizeof(id), "repaints-%s", lo->name);
-	draw_repaints(f, tl, lo, id, y, REPAINTS_H);
-	y += REPAINTS_H + GAP;
-	snprintf(id, sizeof(id), "dpms-%s", lo->name);
-	draw_band(f, tl, lo, BAND_DPMS, id, y, DPMS_H);
-	y += DPMS_H + GAP;
-	snprintf(id, sizeof(id), "backlight-%s", lo->name);
-	draw_backlight(f, tl, lo, id, y, BACKLIGHT_H);
+	for (size_t i = 0; i < sizeof(output_lanes) / sizeof(output_lanes[0]);
+	     i++) {
+		snprintf(id, sizeof(id), "%s-%s", output_lanes[i].id,
+			 lo->name);
+		output_lanes[i].draw(f, tl, lo, id, y, output_lanes[i].height);
+		y += output_lanes[i].height + GAP;
+	}
 	fprintf(f, "</g>\n");
 }
 
