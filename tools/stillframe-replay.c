@@ -7,6 +7,7 @@
 
 #include "sf-replay.h"
 #include "sf-scenario.h"
+#include "sf-trace-file.h"
 
 /* stillframe-replay: runs a trace (or a built-in scenario) through the
  * policy core on a virtual clock and prints what it decided. */
@@ -138,63 +139,6 @@ handle_event(void *data, const struct sf_trace_event *ev)
 	return true;
 }
 
-static bool
-replay_file(struct app *app, const char *path)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned long lineno = 0;
-	bool ok = true, header = false;
-
-	if (!f) {
-		fprintf(stderr, "stillframe-replay: %s: %s\n", path,
-			strerror(errno));
-		return false;
-	}
-	while (ok && getline(&line, &cap, f) >= 0) {
-		struct sf_trace_event ev;
-		char err[256];
-
-		lineno++;
-		switch (sf_trace_parse_line(line, &ev, err, sizeof(err))) {
-		case SF_TRACE_BLANK:
-			continue;
-		case SF_TRACE_ERROR:
-			fprintf(stderr, "%s:%lu: %s\n", path, lineno, err);
-			ok = false;
-			continue;
-		case SF_TRACE_OK:
-			break;
-		}
-		if (!header && ev.type != SF_TRACE_HEADER) {
-			fprintf(stderr, "%s:%lu: a trace starts with "
-				"\"stillframe-trace %d\"\n", path, lineno,
-				SF_TRACE_VERSION);
-			ok = false;
-			continue;
-		}
-		header = true;
-		if (!handle_event(app, &ev)) {
-			fprintf(stderr, "%s:%lu: event rejected\n", path,
-				lineno);
-			ok = false;
-		}
-	}
-	if (ok && ferror(f)) {
-		fprintf(stderr, "stillframe-replay: %s: read error\n", path);
-		ok = false;
-	}
-	if (ok && !header) {
-		fprintf(stderr, "%s: empty trace\n", path);
-		ok = false;
-	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	return ok;
-}
-
 static void
 stdout_write(void *data, const char *text, size_t len)
 {
@@ -250,16 +194,9 @@ main(int argc, char **argv)
 		case 'd': dump = true; break;
 		case 'o': {
 			char err[256];
-			char *eq = strchr(optarg, '=');
-			if (!eq) {
-				fprintf(stderr, "stillframe-replay: -o %s: "
-					"expected KEY=VALUE\n", optarg);
-				return 2;
-			}
-			*eq = '\0';
-			if (sf_config_set(&config, SF_CONFIG_NS_INI, optarg,
-					  eq + 1, err, sizeof(err)) !=
-			    SF_CONFIG_OK) {
+
+			if (!sf_trace_config_option(&config, optarg, err,
+						    sizeof(err))) {
 				fprintf(stderr, "stillframe-replay: %s\n", err);
 				return 2;
 			}
@@ -322,7 +259,9 @@ main(int argc, char **argv)
 		print_header();
 
 	bool ok = scenario ? sf_scenario_by_name(scenario, handle_event, &app)
-			   : replay_file(&app, argv[optind]);
+			   : sf_trace_read_file("stillframe-replay",
+						 argv[optind],
+						 handle_event, &app);
 	if (!ok && scenario && !app.failed && !app.end)
 		fprintf(stderr, "stillframe-replay: no scenario \"%s\" "
 			"(known: demo)\n", scenario);

@@ -18,6 +18,7 @@
 #include "stillframectl-x.h"
 #include "stillframectl-fbc.h"
 #include "stillframectl-platform.h"
+#include "stillframectl-timeline.h"
 
 /* stillframectl: looks at and steers the stillframe plugin of a running
  * Weston through stillframe_control_v1, or the Xorg module through the
@@ -75,9 +76,13 @@ usage(FILE *f)
 		"  fbc [--refresh HZ] [--json] IMAGE\n"
 		"                         estimate how well a wallpaper or screenshot\n"
 		"                         (PNG or PPM) compresses in the framebuffer\n"
+		"  timeline TRACE -o FILE.svg [--option KEY=VALUE] [--title TEXT]\n"
+		"                         replay a trace through the policy core and\n"
+		"                         draw refresh, idle state, repaints, DPMS,\n"
+		"                         GPU clocks and input over time\n"
 		"On X11, hint takes a WINDOW (0x40000c or decimal) instead of a\n"
 		"SURFACE-ID, and the server takes hints only from the window's\n"
-		"own client.  platform, restore and fbc need neither.\n");
+		"own client.  platform, restore, fbc and timeline need neither.\n");
 }
 
 static int
@@ -1590,6 +1595,8 @@ main(int argc, char **argv)
 	/* A file, no compositor or server involved. */
 	if (strcmp(arg, "fbc") == 0)
 		return sf_ctl_fbc_main(argc - first, argv + first);
+	if (strcmp(arg, "timeline") == 0)
+		return sf_ctl_timeline_main(argc - first, argv + first);
 
 	int ret = parse_args(argc - first, argv + first, backend, &args);
 
