@@ -94,6 +94,7 @@ struct sf_xorg {
 	uint32_t releases;
 	bool dispatching;		/* inside sf_core_dispatch */
 	bool ending;			/* the generation is ending */
+	ClientPtr trace_owner;		/* whose the core's recording is */
 };
 
 /* The module's one instance of a generation, or NULL between them. */

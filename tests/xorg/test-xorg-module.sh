@@ -61,7 +61,7 @@ xt_ok "grep -q 'stillframe: config: IdleMinRefresh: \"0\" is out of range \
 	"a bad value is logged with its key, value and range, and the default kept"
 xt_ok "grep -q 'stillframe: config: unknown option \"NoSuchOption\"' \
 '$XT_LOG'" "an unknown option is named in the log"
-xt_is "$(raw version 1 0)" "version 1.1" "QueryVersion answers 1.1"
+xt_is "$(raw version 1 0)" "version 1.2" "QueryVersion answers 1.2"
 xt_like "$(raw status)" \
 	'^status paused 0 outputs 1 .*\| output 0x[0-9a-f]+ .*name DUMMY0$' \
 	"GetStatus lists the output DUMMY0"
@@ -288,7 +288,7 @@ for order in native swapped; do
 	xt_is "$bad_len" "" "$order: every request one word too long or short gets BadLength"
 	xt_like "$(raw $flag raw 9 1)" '^error BadRequest' \
 		"$order: an unknown minor opcode gets BadRequest"
-	xt_is "$(raw $flag version 1 0)" "version 1.1" "$order: QueryVersion"
+	xt_is "$(raw $flag version 1 0)" "version 1.2" "$order: QueryVersion"
 	xt_like "$(raw $flag status)" '^status paused 0 outputs 1 .*name DUMMY0$' \
 		"$order: GetStatus"
 	xt_like "$(raw $flag windows)" '\| window 0x[0-9a-f]+ client .*name xterm' \
@@ -363,10 +363,10 @@ done
 xt_ok "xt_poll 20 'xclock held' window_held xclock" \
 	"before the reset, xclock is held" ||
 	xt_diag "$(raw windows)" "$(grep stillframe "$XT_LOG" | tail -n 8)"
-generations=$(grep -c 'STILLFRAME 1.1 ready (generation' "$XT_LOG")
+generations=$(grep -c 'STILLFRAME 1.2 ready (generation' "$XT_LOG")
 finished=$(grep -c 'stillframe: finished: modes and DPMS put back' "$XT_LOG")
 kill "$xclock_pid"
-xt_ok "xt_poll 5 'the reset' eval '[ \$(grep -c \"STILLFRAME 1.1 ready \
+xt_ok "xt_poll 5 'the reset' eval '[ \$(grep -c \"STILLFRAME 1.2 ready \
 (generation\" \"$XT_LOG\") -gt $generations ]'" \
 	"the last client gone, the server resets and stillframe starts again"
 xt_ok '[ "$(grep -c "stillframe: finished: modes and DPMS put back" \
