@@ -256,55 +256,40 @@ trace_surface_event(struct sf_surface *s, struct sf_trace_event *ev)
 	sf_trace_recorder_add(s->core->trace, ev);
 }
 
+/* A hint as the format has it: for a rate NUM and DEN, for a range MIN
+ * and MAX, for content the type in `a`. */
 static void
-trace_hint_rate(struct sf_surface *s, uint32_t num, uint32_t den,
-		sf_time_t now)
+trace_hint(struct sf_surface *s, enum sf_trace_hint_kind kind, uint32_t a,
+	   uint32_t b, sf_time_t now)
 {
 	struct sf_trace_event ev = {
 		.type = SF_TRACE_HINT,
 		.time = now,
-		.u.hint = { .kind = SF_TRACE_HINT_RATE, .num = num, .den = den },
+		.u.hint.kind = kind,
 	};
 
-	if (num == 0 || den == 0) {
-		ev.u.hint.num = 0;
-		ev.u.hint.den = 1;
+	switch (kind) {
+	case SF_TRACE_HINT_RATE:
+		/* 0/x and x/0 both withdraw it; the format wants DEN > 0. */
+		ev.u.hint.num = b ? a : 0;
+		ev.u.hint.den = a && b ? b : 1;
+		break;
+	case SF_TRACE_HINT_RANGE:
+		/* The format has no "no upper bound" (max 0) and wants MIN
+		 * <= MAX; the selector reads both the same way. */
+		ev.u.hint.min_mhz = a;
+		ev.u.hint.max_mhz = b == 0 && a != 0 ? UINT32_MAX :
+				    b < a ? a : b;
+		break;
+	case SF_TRACE_HINT_CONTENT:
+		if (a > SF_CONTENT_GAME)
+			return;
+		ev.u.hint.content = (enum sf_content_type)a;
+		break;
+	case SF_TRACE_HINT_CLEAR:
+		break;
 	}
 	trace_surface_event(s, &ev);
-}
-
-static void
-trace_hint_range(struct sf_surface *s, uint32_t min_mhz, uint32_t max_mhz,
-		 sf_time_t now)
-{
-	struct sf_trace_event ev = {
-		.type = SF_TRACE_HINT,
-		.time = now,
-		.u.hint = { .kind = SF_TRACE_HINT_RANGE, .min_mhz = min_mhz,
-			    .max_mhz = max_mhz },
-	};
-
-	/* The format has no "no upper bound" (max 0) and wants MIN <=
-	 * MAX; the selector reads both the same way. */
-	if (max_mhz == 0 && min_mhz != 0)
-		ev.u.hint.max_mhz = UINT32_MAX;
-	else if (max_mhz < min_mhz)
-		ev.u.hint.max_mhz = min_mhz;
-	trace_surface_event(s, &ev);
-}
-
-static void
-trace_hint_content(struct sf_surface *s, enum sf_content_type type,
-		   sf_time_t now)
-{
-	struct sf_trace_event ev = {
-		.type = SF_TRACE_HINT,
-		.time = now,
-		.u.hint = { .kind = SF_TRACE_HINT_CONTENT, .content = type },
-	};
-
-	if ((unsigned)type <= SF_CONTENT_GAME)
-		trace_surface_event(s, &ev);
 }
 
 static void
@@ -1105,11 +1090,12 @@ static void
 trace_surface_state(struct sf_surface *s, sf_time_t now)
 {
 	if (s->content != SF_CONTENT_NONE)
-		trace_hint_content(s, s->content, now);
+		trace_hint(s, SF_TRACE_HINT_CONTENT, s->content, 0, now);
 	if (s->hint_rate_mhz)
-		trace_hint_rate(s, s->hint_rate_mhz, 1000, now);
+		trace_hint(s, SF_TRACE_HINT_RATE, s->hint_rate_mhz, 1000, now);
 	if (s->hint_min_mhz || s->hint_max_mhz)
-		trace_hint_range(s, s->hint_min_mhz, s->hint_max_mhz, now);
+		trace_hint(s, SF_TRACE_HINT_RANGE, s->hint_min_mhz,
+			   s->hint_max_mhz, now);
 	if (s->focused) {
 		struct sf_trace_event ev = {
 			.type = SF_TRACE_FOCUS,
@@ -1622,7 +1608,7 @@ sf_surface_set_content_type(struct sf_surface *s, enum sf_content_type type,
 			    sf_time_t now)
 {
 	s->content = type;
-	trace_hint_content(s, type, now);
+	trace_hint(s, SF_TRACE_HINT_CONTENT, type, 0, now);
 	hint_changed(s, now);
 }
 
@@ -1633,7 +1619,7 @@ sf_surface_set_content_rate(struct sf_surface *s, uint32_t num,
 	uint64_t mhz = den ? (uint64_t)num * 1000 / den : 0;
 
 	s->hint_rate_mhz = mhz > UINT32_MAX ? UINT32_MAX : (uint32_t)mhz;
-	trace_hint_rate(s, num, den, now);
+	trace_hint(s, SF_TRACE_HINT_RATE, num, den, now);
 	hint_changed(s, now);
 }
 
@@ -1643,7 +1629,7 @@ sf_surface_set_rate_range(struct sf_surface *s, uint32_t min_mhz,
 {
 	s->hint_min_mhz = min_mhz;
 	s->hint_max_mhz = max_mhz;
-	trace_hint_range(s, min_mhz, max_mhz, now);
+	trace_hint(s, SF_TRACE_HINT_RANGE, min_mhz, max_mhz, now);
 	hint_changed(s, now);
 }
 

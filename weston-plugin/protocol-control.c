@@ -52,6 +52,18 @@ client_allowed(struct wl_client *client)
 	return uid == getuid();
 }
 
+/* For the log: who asked. */
+static int
+client_pid(struct wl_client *client)
+{
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+
+	wl_client_get_credentials(client, &pid, &uid, &gid);
+	return (int)pid;
+}
+
 static bool
 control_filter(const struct wl_client *client, const struct wl_global *global,
 	       void *data)
@@ -238,15 +250,9 @@ set_paused(struct wl_resource *resource, bool paused)
 
 	if (!p || p->sfw->paused == paused)
 		return;
-
-	pid_t pid;
-	uid_t uid;
-	gid_t gid;
-
-	wl_client_get_credentials(wl_resource_get_client(resource),
-				  &pid, &uid, &gid);
 	sf_weston_log(p->sfw, "control: %s by stillframectl (pid %d)",
-		      paused ? "paused" : "resumed", (int)pid);
+		      paused ? "paused" : "resumed",
+		      client_pid(wl_resource_get_client(resource)));
 	sf_weston_set_paused(p->sfw, paused);
 	broadcast_paused(p);
 }
@@ -356,16 +362,10 @@ control_handle_set_output_power(struct wl_client *client,
 			"stillframe manages no output called \"%s\"", name);
 		return;
 	}
-
-	pid_t pid;
-	uid_t uid;
-	gid_t gid;
-
-	wl_client_get_credentials(client, &pid, &uid, &gid);
 	sf_weston_log(p->sfw, "control: output %s: power %s asked by "
 		      "stillframectl (pid %d)", name,
 		      sf_output_power_name((enum sf_output_power)power),
-		      (int)pid);
+		      client_pid(client));
 	sf_output_request_power(o, (enum sf_output_power)power,
 				sf_weston_now(p->sfw));
 	sf_weston_schedule_dispatch(p->sfw);
@@ -488,14 +488,8 @@ control_handle_record_trace(struct wl_client *client,
 			"out of memory for the trace buffer");
 		return;
 	}
-
-	pid_t pid;
-	uid_t uid;
-	gid_t gid;
-
-	wl_client_get_credentials(client, &pid, &uid, &gid);
 	sf_weston_log(p->sfw, "control: trace recording started by "
-		      "stillframectl (pid %d)", (int)pid);
+		      "stillframectl (pid %d)", client_pid(client));
 	wl_resource_set_user_data(trace, p);
 	p->trace = trace;
 }

@@ -13,6 +13,7 @@
 #    goes with it.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../trace-lib.sh"
 
 for tool in Xorg xterm xclock xdotool xdpyinfo; do
 	command -v "$tool" >/dev/null ||
@@ -27,11 +28,6 @@ RECORD_S=4
 
 ctl() {
 	WAYLAND_DISPLAY='' DISPLAY=$XT_DISPLAY timeout 30 "$SF_CTL" "$@"
-}
-
-# trace_count ERE FILE: lines of FILE matching ERE.
-trace_count() {
-	grep -cE -- "$1" "$2"
 }
 
 # surface_of LABEL FILE: the trace id of the surface labelled LABEL.
@@ -68,7 +64,7 @@ xt_like "$out" '^stillframectl: trace: [0-9]+ events, 0 dropped, written to ' \
 	"it says how many events it recorded and that none were dropped"
 xt_is "$(head -n 1 "$trace")" "stillframe-trace 1" "it starts with the header"
 xt_like "$(grep -E '^0 output ' "$trace")" \
-	'^0 output 1 DUMMY0 1280x1024@[0-9]+\*' \
+	'^0 output 1 DUMMY0 .*1280x1024@[0-9]+\*' \
 	"the world comes first: DUMMY0 and its current mode at time 0"
 xterm_id=$(surface_of xterm "$trace")
 xclock_id=$(surface_of xclock "$trace")
@@ -81,27 +77,18 @@ xt_ok "[ \$(trace_count '^[0-9.]+ commit ${xclock_id:-x} ' '$trace') -ge 2 ]" \
 xt_ok "[ \$(trace_count '^[0-9.]+ input pointer$' '$trace') -ge 1 ] &&
 	[ \$(trace_count '^[0-9.]+ input key$' '$trace') -ge 1 ]" \
 	"xdotool's motion and key are input events"
-last=$(tail -n 1 "$trace")
-xt_ok "printf '%s\n' '$last' |
-	awk '\$2 == \"end\" && \$1 >= $RECORD_S * 1000 { ok = 1 }
-	     END { exit !ok }'" \
+xt_ok "trace_ends_after '$trace' $((RECORD_S * 1000))" \
 	"it ends with an end event no earlier than --for"
-xt_diag "last line: $last; $(wc -l <"$trace") lines"
+xt_diag "last line: $(tail -n 1 "$trace"); $(wc -l <"$trace") lines"
 
 replayed=$(timeout 60 "$SF_REPLAY" --status -r 0 "$trace" 2>&1)
 rc=$?
 xt_is "$rc" 0 "stillframe-replay accepts the recording"
 [ "$rc" = 0 ] || xt_diag "$replayed"
-# commits_of LABEL: the commits the replay counted for that surface.
-commits_of() {
-	printf '%s\n' "$replayed" | awk -v l="label=$1" '
-	$1 ~ /^surface\./ && $NF == l {
-		for (i = 2; i <= NF; i++)
-			if ($i ~ /^commits=/) print substr($i, 9)
-	}'
-}
-xt_ok "[ \"\$(commits_of xterm)\" -ge 2 ] 2>/dev/null &&
-	[ \"\$(commits_of xclock)\" -ge 2 ] 2>/dev/null" \
+xt_ok "[ \"\$(replay_commits \"\$replayed\" '^xterm$')\" -ge 2 ] \
+	2>/dev/null &&
+	[ \"\$(replay_commits \"\$replayed\" '^xclock$')\" -ge 2 ] \
+	2>/dev/null" \
 	"the replay counts commits for xterm and xclock" ||
 	xt_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
 
