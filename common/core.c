@@ -1139,10 +1139,12 @@ sf_core_trace_discard(struct sf_core *core)
 {
 	if (!core->trace)
 		return;
+	struct sf_trace_recorder *rec = core->trace;
+
 	core_log(core, SF_LOG_INFO, "trace: recording closed (%llu events, "
 		 "%llu dropped)",
-		 (unsigned long long)sf_trace_recorder_get_events(core->trace),
-		 (unsigned long long)sf_trace_recorder_get_dropped(core->trace));
+		 (unsigned long long)sf_trace_recorder_get_events(rec),
+		 (unsigned long long)sf_trace_recorder_get_dropped(rec));
 	sf_trace_recorder_destroy(core->trace);
 	core->trace = NULL;
 	sf_list_for_each(s, &core->surfaces, struct sf_surface, link)

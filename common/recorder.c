@@ -12,7 +12,7 @@ struct sf_trace_recorder {
 	size_t capacity;
 	size_t len;			/* bytes pending, from buf[0] */
 	sf_time_t start;
-	sf_time_t last;			/* of the previous event, relative */
+	sf_time_t last;			/* previous event's, relative */
 	uint64_t events, dropped;
 	bool ended;
 };

@@ -305,7 +305,7 @@ struct stillframe_x_start_trace_req {
 
 struct stillframe_x_start_trace_reply {
 	uint8_t type;
-	uint8_t status;			/* enum stillframe_x_trace_status */
+	uint8_t status;			/* stillframe_x_trace_status */
 	uint16_t sequence;
 	uint32_t length;		/* 0 */
 	uint32_t pad[6];

@@ -94,7 +94,7 @@ struct sf_xorg {
 	uint32_t releases;
 	bool dispatching;		/* inside sf_core_dispatch */
 	bool ending;			/* the generation is ending */
-	ClientPtr trace_owner;		/* whose the core's recording is */
+	ClientPtr trace_owner;		/* who the recording is for */
 };
 
 /* The module's one instance of a generation, or NULL between them. */
