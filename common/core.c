@@ -8,6 +8,7 @@
 #include "sf-energy.h"
 #include "sf-governor.h"
 #include "sf-list.h"
+#include "sf-recorder.h"
 
 /* Pointer motion within this window counts as "the pointer is moving". */
 #define POINTER_MOVING_WINDOW SF_MSEC(200)
@@ -38,12 +39,15 @@ struct sf_core {
 	sf_time_t keep_awake_until;
 	bool paused;
 	bool enable_before_pause;
+	uint32_t next_output_id;
+	struct sf_trace_recorder *trace;	/* NULL unless recording */
 };
 
 struct sf_output {
 	struct sf_core *core;
 	struct sf_list link;
 	char name[32];
+	uint32_t id;			/* in traces */
 	void *user_data;
 
 	struct sf_mode *modes;
@@ -113,6 +117,8 @@ struct sf_surface {
 	struct sf_surface_stats stats;
 	/* The pixels last read showed the same content as before. */
 	bool pixels_last_unchanged;
+	/* The recording knows it: its events may go into the trace. */
+	bool traced;
 };
 
 static void
@@ -147,6 +153,187 @@ user_idle(const struct sf_core *core, sf_time_t now)
 	if (last == 0)
 		last = core->start;
 	return now - last >= core->suppress.idle_delay;
+}
+
+/* --- trace recording --- */
+
+static bool
+tracing(const struct sf_core *core)
+{
+	return core->trace && !sf_trace_recorder_has_ended(core->trace);
+}
+
+/* A name or label as one word of the trace: blanks become '_', "-" (no
+ * label) nothing, and it is cut to fit. */
+static void
+trace_word(char *out, size_t size, const char *in)
+{
+	size_t i = 0;
+
+	if (strcmp(in, "-") == 0)
+		in = "";
+	for (; in[i] && i + 1 < size; i++)
+		out[i] = (unsigned char)in[i] <= ' ' ? '_' : in[i];
+	out[i] = '\0';
+}
+
+/* The index of the output's current mode among those traced: with more
+ * modes than the format holds, the current one takes the last place. */
+static uint32_t
+trace_mode_index(const struct sf_output *o, size_t mode)
+{
+	return mode < SF_TRACE_MAX_MODES ? (uint32_t)mode :
+					   SF_TRACE_MAX_MODES - 1;
+}
+
+static void
+trace_output(struct sf_output *o, sf_time_t now)
+{
+	struct sf_trace_event ev = {
+		.type = SF_TRACE_OUTPUT,
+		.time = now,
+		.id = o->id,
+	};
+	size_t n = o->n_modes < SF_TRACE_MAX_MODES ? o->n_modes :
+						     SF_TRACE_MAX_MODES;
+
+	if (!tracing(o->core))
+		return;
+	trace_word(ev.u.output.name, sizeof(ev.u.output.name), o->name);
+	memcpy(ev.u.output.modes, o->modes, n * sizeof(*o->modes));
+	ev.u.output.n_modes = (uint32_t)n;
+	ev.u.output.current = trace_mode_index(o, o->current);
+	if (o->current >= n)
+		ev.u.output.modes[n - 1] = o->modes[o->current];
+	sf_trace_recorder_add(o->core->trace, &ev);
+}
+
+static void
+trace_output_event(struct sf_output *o, enum sf_trace_type type,
+		   sf_time_t now, uint32_t arg)
+{
+	struct sf_trace_event ev = { .type = type, .time = now, .id = o->id };
+
+	if (!tracing(o->core))
+		return;
+	if (type == SF_TRACE_INHIBIT)
+		ev.u.inhibit.on = arg != 0;
+	else if (type == SF_TRACE_REPAINT)
+		ev.u.repaint.force = arg;
+	else
+		ev.u.mode.mode = arg;
+	sf_trace_recorder_add(o->core->trace, &ev);
+}
+
+/* The surface appears on `output` (or moves, resizes, is relabelled),
+ * covering `visible` of it.  From then on its events are recorded. */
+static void
+trace_surface_on(struct sf_surface *s, const struct sf_output *output,
+		 double visible, sf_time_t now)
+{
+	struct sf_trace_event ev = {
+		.type = SF_TRACE_SURFACE,
+		.time = now,
+		.id = s->id,
+	};
+
+	if (!tracing(s->core) || !output || s->id > SF_TRACE_MAX_SURFACE_ID)
+		return;
+	ev.u.surface.output = output->id;
+	ev.u.surface.width = s->activity.width > 0 ? s->activity.width : 0;
+	ev.u.surface.height = s->activity.height > 0 ? s->activity.height : 0;
+	ev.u.surface.visible = visible >= 0 && visible <= 1 ? visible : 0;
+	trace_word(ev.u.surface.label, sizeof(ev.u.surface.label), s->label);
+	if (sf_trace_recorder_add(s->core->trace, &ev))
+		s->traced = true;
+}
+
+/* An event of a surface the recording knows; the others are left out,
+ * since a replay could not tell what they belong to. */
+static void
+trace_surface_event(struct sf_surface *s, struct sf_trace_event *ev)
+{
+	if (!tracing(s->core) || !s->traced)
+		return;
+	ev->id = s->id;
+	sf_trace_recorder_add(s->core->trace, ev);
+}
+
+/* A hint as the format has it: for a rate NUM and DEN, for a range MIN
+ * and MAX, for content the type in `a`. */
+static void
+trace_hint(struct sf_surface *s, enum sf_trace_hint_kind kind, uint32_t a,
+	   uint32_t b, sf_time_t now)
+{
+	struct sf_trace_event ev = {
+		.type = SF_TRACE_HINT,
+		.time = now,
+		.u.hint.kind = kind,
+	};
+
+	switch (kind) {
+	case SF_TRACE_HINT_RATE:
+		/* 0/x and x/0 both withdraw it; the format wants DEN > 0. */
+		ev.u.hint.num = b ? a : 0;
+		ev.u.hint.den = a && b ? b : 1;
+		break;
+	case SF_TRACE_HINT_RANGE:
+		/* The format has no "no upper bound" (max 0) and wants MIN
+		 * <= MAX; the selector reads both the same way. */
+		ev.u.hint.min_mhz = a;
+		ev.u.hint.max_mhz = b == 0 && a != 0 ? UINT32_MAX :
+				    b < a ? a : b;
+		break;
+	case SF_TRACE_HINT_CONTENT:
+		if (a > SF_CONTENT_GAME)
+			return;
+		ev.u.hint.content = (enum sf_content_type)a;
+		break;
+	case SF_TRACE_HINT_CLEAR:
+		break;
+	}
+	trace_surface_event(s, &ev);
+}
+
+static void
+trace_commit(struct sf_surface *s, const struct sf_commit_desc *c)
+{
+	struct sf_trace_event ev = {
+		.type = SF_TRACE_COMMIT,
+		.time = c->time,
+		.u.commit = { .has_hash = c->has_hash, .hash = c->hash,
+			      .unchanged = c->unchanged },
+	};
+	struct sf_box extents = { INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN };
+	uint32_t n = 0;
+
+	if (!tracing(s->core) || !s->traced)
+		return;
+	for (uint32_t i = 0; i < c->n_boxes; i++) {
+		const struct sf_box *b = &c->boxes[i];
+
+		if (sf_box_area(b) == 0)
+			continue;
+		if (n < SF_TRACE_MAX_BOXES)
+			ev.u.commit.boxes[n] = *b;
+		n++;
+		if (b->x1 < extents.x1)
+			extents.x1 = b->x1;
+		if (b->y1 < extents.y1)
+			extents.y1 = b->y1;
+		if (b->x2 > extents.x2)
+			extents.x2 = b->x2;
+		if (b->y2 > extents.y2)
+			extents.y2 = b->y2;
+	}
+	/* More boxes than the format holds: their extents, as the format
+	 * says a recorder does. */
+	if (n > SF_TRACE_MAX_BOXES) {
+		ev.u.commit.boxes[0] = extents;
+		n = 1;
+	}
+	ev.u.commit.n_boxes = n;
+	trace_surface_event(s, &ev);
 }
 
 /* --- energy --- */
@@ -270,6 +457,7 @@ switch_mode(struct sf_output *o, size_t mode, const char *reason,
 	}
 	o->current = mode;
 	o->stats.mode_switches++;
+	trace_output_event(o, SF_TRACE_MODE, now, trace_mode_index(o, mode));
 	o->stats.refresh_mhz = o->modes[mode].refresh_mhz;
 	sf_selector_notify_switched(&o->sel, now);
 	sf_governor_notify_refresh_changed(&o->gov, now);
@@ -611,6 +799,7 @@ sf_core_destroy(struct sf_core *core)
 	sf_list_for_each_safe(o, &core->outputs, struct sf_output, link)
 		sf_output_destroy(o);
 	/* With no outputs left the GPU goes back to normal clocks. */
+	sf_trace_recorder_destroy(core->trace);
 	free(core);
 }
 
@@ -631,6 +820,14 @@ sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 		     sf_time_t now)
 {
 	sf_seat_activity_record(&core->seat, kind, now);
+	if (tracing(core)) {
+		struct sf_trace_event ev = {
+			.type = SF_TRACE_INPUT,
+			.time = now,
+			.u.input.kind = kind,
+		};
+		sf_trace_recorder_add(core->trace, &ev);
+	}
 
 	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
 		struct sf_governor_transition tr;
@@ -897,6 +1094,74 @@ out:
 	free(surfs);
 }
 
+/* --- trace recording --- */
+
+/* The surface's hints and focus, for the start of a recording. */
+static void
+trace_surface_state(struct sf_surface *s, sf_time_t now)
+{
+	if (s->content != SF_CONTENT_NONE)
+		trace_hint(s, SF_TRACE_HINT_CONTENT, s->content, 0, now);
+	if (s->hint_rate_mhz)
+		trace_hint(s, SF_TRACE_HINT_RATE, s->hint_rate_mhz, 1000, now);
+	if (s->hint_min_mhz || s->hint_max_mhz)
+		trace_hint(s, SF_TRACE_HINT_RANGE, s->hint_min_mhz,
+			   s->hint_max_mhz, now);
+	if (s->focused) {
+		struct sf_trace_event ev = {
+			.type = SF_TRACE_FOCUS,
+			.time = now,
+		};
+		trace_surface_event(s, &ev);
+	}
+}
+
+struct sf_trace_recorder *
+sf_core_trace_start(struct sf_core *core, size_t capacity, sf_time_t now)
+{
+	if (core->trace)
+		return NULL;
+	core->trace = sf_trace_recorder_create(capacity, now);
+	if (!core->trace)
+		return NULL;
+	sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+		trace_output(o, now);
+		for (unsigned i = 0; i < o->inhibit_count; i++)
+			trace_output_event(o, SF_TRACE_INHIBIT, now, 1);
+	}
+	sf_list_for_each(s, &core->surfaces, struct sf_surface, link) {
+		s->traced = false;
+		trace_surface_on(s, s->output, s->visible_fraction, now);
+		trace_surface_state(s, now);
+	}
+	core_log(core, SF_LOG_INFO, "trace: recording (%zu outputs, %zu "
+		 "surfaces)", core->n_outputs, core->n_surfaces);
+	return core->trace;
+}
+
+struct sf_trace_recorder *
+sf_core_get_trace(const struct sf_core *core)
+{
+	return core->trace;
+}
+
+void
+sf_core_trace_discard(struct sf_core *core)
+{
+	if (!core->trace)
+		return;
+	struct sf_trace_recorder *rec = core->trace;
+
+	core_log(core, SF_LOG_INFO, "trace: recording closed (%llu events, "
+		 "%llu dropped)",
+		 (unsigned long long)sf_trace_recorder_get_events(rec),
+		 (unsigned long long)sf_trace_recorder_get_dropped(rec));
+	sf_trace_recorder_destroy(core->trace);
+	core->trace = NULL;
+	sf_list_for_each(s, &core->surfaces, struct sf_surface, link)
+		s->traced = false;
+}
+
 /* --- outputs --- */
 
 static bool
@@ -935,6 +1200,7 @@ sf_output_create(struct sf_core *core, const char *name,
 	}
 	memcpy(o->modes, modes, n_modes * sizeof(*modes));
 	o->core = core;
+	o->id = ++core->next_output_id;
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	o->n_modes = n_modes;
 	o->current = o->original = current;
@@ -960,6 +1226,7 @@ sf_output_create(struct sf_core *core, const char *name,
 	sf_list_init(&o->surfaces);
 	sf_list_insert_tail(&core->outputs, &o->link);
 	core->n_outputs++;
+	trace_output(o, now);
 	core_log(core, SF_LOG_INFO, "output %s: %zu modes, running %dx%d@%.3f",
 		 o->name, n_modes, modes[current].width, modes[current].height,
 		 modes[current].refresh_mhz / 1000.0);
@@ -1138,6 +1405,7 @@ void
 sf_output_inhibit(struct sf_output *o, sf_time_t now)
 {
 	o->inhibit_count++;
+	trace_output_event(o, SF_TRACE_INHIBIT, now, 1);
 	update_cap(o, now);
 }
 
@@ -1151,6 +1419,7 @@ sf_output_uninhibit(struct sf_output *o, sf_time_t now)
 		return;
 	}
 	o->inhibit_count--;
+	trace_output_event(o, SF_TRACE_INHIBIT, now, 0);
 	update_cap(o, now);
 }
 
@@ -1162,6 +1431,7 @@ sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
 	enum sf_repaint_reason reason;
 	sf_time_t until = SF_TIME_NEVER;
 
+	trace_output_event(o, SF_TRACE_REPAINT, now, force);
 	/* Powered off: nothing is shown, whatever changed.  The damage
 	 * waits for the power-on, which paints. */
 	if (!o->powered) {
@@ -1226,7 +1496,10 @@ sf_surface_destroy(struct sf_surface *s)
 		return;
 	struct sf_output *o = s->output;
 	struct sf_core *core = s->core;
+	struct sf_trace_event ev = { .type = SF_TRACE_DESTROY };
 
+	/* No time here: at the last event's. */
+	trace_surface_event(s, &ev);
 	sf_list_remove(&s->output_link);
 	sf_list_remove(&s->link);
 	core->n_surfaces--;
@@ -1251,13 +1524,24 @@ sf_surface_get_id(const struct sf_surface *s)
 void
 sf_surface_set_label(struct sf_surface *s, const char *label)
 {
+	char old[sizeof(s->label)];
+
+	memcpy(old, s->label, sizeof(old));
 	snprintf(s->label, sizeof(s->label), "%s", label ? label : "-");
+	/* Labels come without a time: at the last event's. */
+	if (s->traced && strcmp(old, s->label) != 0)
+		trace_surface_on(s, s->output, s->visible_fraction, 0);
 }
 
 void
 sf_surface_set_size(struct sf_surface *s, int32_t width, int32_t height)
 {
+	bool changed = s->activity.width != width ||
+		       s->activity.height != height;
+
 	sf_surface_activity_set_size(&s->activity, width, height);
+	if (changed && s->traced)
+		trace_surface_on(s, s->output, s->visible_fraction, 0);
 }
 
 void
@@ -1288,6 +1572,12 @@ sf_surface_set_output(struct sf_surface *s, struct sf_output *output,
 		}
 	}
 	s->visible_fraction = visible_fraction;
+	/* Taken off every output: the trace has no such event, so it shows
+	 * the surface hidden where it was. */
+	if (output)
+		trace_surface_on(s, output, visible_fraction, now);
+	else if (s->traced)
+		trace_surface_on(s, old, 0, now);
 	if (old && old != output)
 		old->votes_dirty = true;
 	if (output)
@@ -1326,6 +1616,10 @@ sf_surface_uninhibit(struct sf_surface *s, sf_time_t now)
 void
 sf_surface_set_focused(struct sf_surface *s, bool focused)
 {
+	struct sf_trace_event ev = { .type = SF_TRACE_FOCUS };
+
+	if (focused && !s->focused)
+		trace_surface_event(s, &ev);
 	s->focused = focused;
 }
 
@@ -1341,6 +1635,7 @@ sf_surface_set_content_type(struct sf_surface *s, enum sf_content_type type,
 			    sf_time_t now)
 {
 	s->content = type;
+	trace_hint(s, SF_TRACE_HINT_CONTENT, type, 0, now);
 	hint_changed(s, now);
 }
 
@@ -1351,6 +1646,7 @@ sf_surface_set_content_rate(struct sf_surface *s, uint32_t num,
 	uint64_t mhz = den ? (uint64_t)num * 1000 / den : 0;
 
 	s->hint_rate_mhz = mhz > UINT32_MAX ? UINT32_MAX : (uint32_t)mhz;
+	trace_hint(s, SF_TRACE_HINT_RATE, num, den, now);
 	hint_changed(s, now);
 }
 
@@ -1360,6 +1656,7 @@ sf_surface_set_rate_range(struct sf_surface *s, uint32_t min_mhz,
 {
 	s->hint_min_mhz = min_mhz;
 	s->hint_max_mhz = max_mhz;
+	trace_hint(s, SF_TRACE_HINT_RANGE, min_mhz, max_mhz, now);
 	hint_changed(s, now);
 }
 
@@ -1412,6 +1709,7 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 							      commit);
 	struct sf_classification old = s->cls;
 
+	trace_commit(s, commit);
 	s->stats.commits++;
 	if (commit->has_hash || commit->unchanged)
 		s->pixels_last_unchanged = commit->unchanged;

@@ -22,6 +22,7 @@
 struct sf_core;
 struct sf_output;
 struct sf_surface;
+struct sf_trace_recorder;
 
 enum sf_log_level {
 	SF_LOG_DEBUG = 0,	/* every decision, with its reason */
@@ -114,6 +115,26 @@ sf_core_write_status(struct sf_core *core, sf_time_t now,
 void
 sf_core_energy_totals(const struct sf_core *core, sf_time_t now,
 		      struct sf_energy_totals *out);
+
+/* --- trace recording (sf-recorder.h, doc/trace-format.md) --- */
+
+/* Starts recording a trace into a buffer of `capacity` bytes: first the
+ * world as it is (every output with its modes, every surface shown on
+ * one with its size, visible fraction, label and hints, the focused
+ * surface, the outputs' inhibitors), so that the trace replays on its
+ * own, then everything the adapter reports, as it comes.  One recording
+ * at a time: NULL when there is one already (sf_core_get_trace) or out
+ * of memory. */
+struct sf_trace_recorder *
+sf_core_trace_start(struct sf_core *core, size_t capacity, sf_time_t now);
+
+/* The recording, running or ended, until it is discarded; or NULL. */
+struct sf_trace_recorder *
+sf_core_get_trace(const struct sf_core *core);
+
+/* Frees the recording, whatever its state.  Nothing to do without one. */
+void
+sf_core_trace_discard(struct sf_core *core);
 
 /* --- outputs --- */
 

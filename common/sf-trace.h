@@ -22,6 +22,7 @@
 #define SF_TRACE_MAX_BOXES 8
 #define SF_TRACE_MAX_MODES 16
 #define SF_TRACE_MAX_NAME 32
+#define SF_TRACE_MAX_SURFACE_ID 4194303
 
 enum sf_trace_type {
 	SF_TRACE_HEADER = 0,	/* "stillframe-trace 1" */

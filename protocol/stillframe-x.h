@@ -13,14 +13,14 @@
  * Integers are in the client's byte order (the module swaps for clients
  * of the other one).  A request of the wrong length gets BadLength.
  *
- * Version 1.0.
+ * Version 1.2.
  */
 
 #include <stdint.h>
 
 #define STILLFRAME_X_NAME "STILLFRAME"
 #define STILLFRAME_X_MAJOR_VERSION 1
-#define STILLFRAME_X_MINOR_VERSION 1	/* 1.1: output power */
+#define STILLFRAME_X_MINOR_VERSION 2	/* 1.1: output power, 1.2: trace */
 
 /* The window property any client (or xprop) may set on its top-level
  * window: CARDINAL, format 32, 5 items (see STILLFRAME_HINT_*). */
@@ -57,6 +57,9 @@ enum stillframe_x_request {
 	STILLFRAME_X_SET_PAUSED = 5,
 	STILLFRAME_X_SET_OUTPUT_POWER = 6,	/* since 1.1 */
 	STILLFRAME_X_LIST_OUTPUT_POWER = 7,	/* since 1.1 */
+	STILLFRAME_X_START_TRACE = 8,		/* since 1.2 */
+	STILLFRAME_X_READ_TRACE = 9,		/* since 1.2 */
+	STILLFRAME_X_STOP_TRACE = 10,		/* since 1.2 */
 	STILLFRAME_X_REQUEST_COUNT,
 };
 
@@ -276,6 +279,73 @@ struct stillframe_x_output_power_info {
 	uint8_t name_len;
 };
 #define STILLFRAME_X_OUTPUT_POWER_INFO_SIZE 12
+
+/*
+ * Trace recording (1.2): StartTrace, then ReadTrace a few times a second
+ * until StopTrace and a ReadTrace whose reply says finished.  The text is
+ * the stillframe trace format (doc/trace-format.md), starting with the
+ * world as it was at the start, times in ms since then.  One recording
+ * runs at a time; it belongs to the client that started it and ends
+ * when that client goes.  Events that find the module's buffer full are
+ * dropped and counted.
+ */
+enum stillframe_x_trace_status {
+	STILLFRAME_X_TRACE_STARTED = 0,
+	STILLFRAME_X_TRACE_BUSY = 1,		/* another client records */
+	STILLFRAME_X_TRACE_NO_MEMORY = 2,
+};
+
+/* StartTrace: BadAccess for untrusted clients. */
+struct stillframe_x_start_trace_req {
+	uint8_t major_opcode;
+	uint8_t minor_opcode;		/* STILLFRAME_X_START_TRACE */
+	uint16_t length;		/* 1 */
+};
+#define STILLFRAME_X_START_TRACE_REQ_SIZE 4
+
+struct stillframe_x_start_trace_reply {
+	uint8_t type;
+	uint8_t status;			/* stillframe_x_trace_status */
+	uint16_t sequence;
+	uint32_t length;		/* 0 */
+	uint32_t pad[6];
+};
+
+/* ReadTrace: up to max_bytes of whole lines recorded since the last
+ * read.  BadValue: max_bytes outside READ_MIN..READ_MAX; BadMatch: no
+ * recording; BadAccess: another client's recording. */
+#define STILLFRAME_X_TRACE_READ_MIN 512	/* the longest line */
+#define STILLFRAME_X_TRACE_READ_MAX 65536
+struct stillframe_x_read_trace_req {
+	uint8_t major_opcode;
+	uint8_t minor_opcode;		/* STILLFRAME_X_READ_TRACE */
+	uint16_t length;		/* 2 */
+	uint32_t max_bytes;
+};
+#define STILLFRAME_X_READ_TRACE_REQ_SIZE 8
+
+/* Followed by n_bytes of text, padded to 4.  finished: the recording
+ * was stopped and this read emptied it; it is gone afterwards. */
+struct stillframe_x_read_trace_reply {
+	uint8_t type;
+	uint8_t finished;
+	uint16_t sequence;
+	uint32_t length;		/* padded n_bytes / 4 */
+	uint32_t n_bytes;
+	uint32_t events;		/* recorded so far, header excluded */
+	uint32_t dropped;		/* found the buffer full */
+	uint32_t pending;		/* bytes left for the next read */
+	uint32_t pad[2];
+};
+
+/* StopTrace: ends the recording with the trace's end event now; what is
+ * buffered stays readable.  BadMatch, BadAccess as ReadTrace. */
+struct stillframe_x_stop_trace_req {
+	uint8_t major_opcode;
+	uint8_t minor_opcode;		/* STILLFRAME_X_STOP_TRACE */
+	uint16_t length;		/* 1 */
+};
+#define STILLFRAME_X_STOP_TRACE_REQ_SIZE 4
 
 /* StateNotify: an output changed state or refresh rate. */
 struct stillframe_x_state_notify_event {

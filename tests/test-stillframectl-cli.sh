@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..29"
+echo "1..34"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
 check $? "--help prints the usage"
@@ -46,6 +46,20 @@ check $? "output takes on, off or auto"
 expect 2 output HDMI-A-1 on now && grep -q "output: unexpected argument 'now'" "$tmp/err"
 check $? "output takes one name and one word"
 
+expect 2 trace -o "$tmp/t.trace" && grep -q 'trace: give --for SECONDS' "$tmp/err"
+check $? "trace needs --for"
+
+expect 2 trace --for 0 -o "$tmp/t.trace" &&
+	grep -q -- '--for 0: expected seconds, more than 0' "$tmp/err"
+check $? "trace --for 0 is refused"
+
+expect 2 trace --for 2 && grep -q 'trace: give -o FILE' "$tmp/err"
+check $? "trace needs -o"
+
+expect 2 status -o "$tmp/t.trace" &&
+	grep -q 'status does not take -o or --output' "$tmp/err"
+check $? "-o belongs to trace"
+
 # An empty runtime directory: no compositor can be there.
 mkdir "$tmp/run"
 chmod 700 "$tmp/run"
@@ -55,6 +69,10 @@ check $? "no compositor exits 1 and names the socket"
 
 expect 1 hint 3 --clear && [ ! -s "$tmp/out" ]
 check $? "a valid hint without a compositor exits 1, prints nothing"
+
+expect 1 trace --for 1 -o "$tmp/t.trace" &&
+	[ -z "$(ls "$tmp" | grep 't\.trace')" ]
+check $? "trace without a compositor exits 1 and leaves no file"
 
 # The backend: X11 when only DISPLAY is set, or when asked for.  A build
 # without libxcb says it has no X11 backend instead.

@@ -7,7 +7,7 @@
 #include "sf-replay.h"
 
 #define MAX_OUTPUTS 16
-#define MAX_SURFACE_ID (1u << 22)
+#define MAX_SURFACE_ID (SF_TRACE_MAX_SURFACE_ID + 1)
 
 struct replay_output {
 	uint32_t id;

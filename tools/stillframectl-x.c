@@ -20,6 +20,7 @@
 #include <xcb/xcbext.h>
 
 #include "stillframe-x.h"
+#include "stillframectl-trace.h"
 #include "stillframectl-x.h"
 
 /* Every reply starts with the 32 bytes of an X reply header. */
@@ -41,6 +42,12 @@ _Static_assert(sizeof(struct stillframe_x_get_status_reply) ==
 	       REPLY_HEADER_SIZE, "GetStatus reply size");
 _Static_assert(sizeof(struct stillframe_x_list_windows_reply) ==
 	       REPLY_HEADER_SIZE, "ListWindows reply size");
+_Static_assert(sizeof(struct stillframe_x_start_trace_reply) ==
+	       REPLY_HEADER_SIZE, "StartTrace reply size");
+_Static_assert(sizeof(struct stillframe_x_read_trace_reply) ==
+	       REPLY_HEADER_SIZE, "ReadTrace reply size");
+_Static_assert(sizeof(struct stillframe_x_read_trace_req) ==
+	       STILLFRAME_X_READ_TRACE_REQ_SIZE, "ReadTrace size");
 _Static_assert(sizeof(struct stillframe_x_output_info) ==
 	       STILLFRAME_X_OUTPUT_INFO_SIZE, "OutputInfo size");
 _Static_assert(sizeof(struct stillframe_x_window_info) ==
@@ -1218,6 +1225,103 @@ sf_ctl_x_output(const char *name, bool set, enum sf_ctl_power power)
 	}
 out:
 	free(outputs);
+	xctl_disconnect(&x);
+	return ret;
+}
+
+/* --- trace --- */
+
+static int
+x_trace_start(void *data)
+{
+	struct xctl *x = data;
+	struct stillframe_x_start_trace_req req = { 0 };
+	size_t size;
+
+	if (x->minor_version < 2) {
+		fprintf(stderr, "stillframectl: the X server at %s speaks STILLFRAME %u.%u; trace needs 1.2\n",
+			x->display, x->major_version, x->minor_version);
+		return 1;
+	}
+
+	struct stillframe_x_start_trace_reply *rep = wait_reply(
+		x, send_request(x, STILLFRAME_X_START_TRACE, &req,
+				sizeof(req), true),
+		"to record a trace (StartTrace)", &size);
+
+	if (!rep)
+		return 1;
+
+	uint8_t status = rep->status;
+
+	free(rep);
+	if (status == STILLFRAME_X_TRACE_STARTED)
+		return 0;
+	fprintf(stderr, "stillframectl: trace: the X server does not record: %s\n",
+		status == STILLFRAME_X_TRACE_BUSY ?
+			"another trace recording is running" :
+			"out of memory for the trace buffer");
+	return 1;
+}
+
+static int
+x_trace_read(void *data, FILE *out, struct sf_ctl_trace_progress *progress)
+{
+	struct xctl *x = data;
+	struct stillframe_x_read_trace_req req = {
+		.max_bytes = STILLFRAME_X_TRACE_READ_MAX,
+	};
+	size_t size;
+	struct stillframe_x_read_trace_reply *rep = wait_reply(
+		x, send_request(x, STILLFRAME_X_READ_TRACE, &req, sizeof(req),
+				true),
+		"to read the trace (ReadTrace)", &size);
+
+	if (!rep)
+		return 1;
+	if (rep->n_bytes > size - REPLY_HEADER_SIZE) {
+		free(rep);
+		return malformed(x, "ReadTrace");
+	}
+	fwrite((const uint8_t *)rep + REPLY_HEADER_SIZE, 1, rep->n_bytes, out);
+	progress->events = rep->events;
+	progress->dropped = rep->dropped;
+	progress->finished = rep->finished != 0;
+	free(rep);
+	return 0;
+}
+
+static int
+x_trace_stop(void *data)
+{
+	struct xctl *x = data;
+	struct stillframe_x_stop_trace_req req = { 0 };
+	xcb_generic_error_t *error = NULL;
+	int ret = void_request(x, STILLFRAME_X_STOP_TRACE, &req, sizeof(req),
+			       &error);
+
+	if (error) {
+		refused("to stop the trace (StopTrace)", error, NULL);
+		free(error);
+	}
+	return ret;
+}
+
+static const struct sf_ctl_trace_backend x_trace_backend = {
+	.start = x_trace_start,
+	.read = x_trace_read,
+	.stop = x_trace_stop,
+};
+
+int
+sf_ctl_x_trace(double seconds, const char *path)
+{
+	struct xctl x;
+	int ret = xctl_connect(&x);
+
+	if (ret == 0)
+		ret = sf_ctl_trace_run(&x_trace_backend, &x, seconds, path);
+	/* Disconnecting ends a recording that is still running. */
 	xctl_disconnect(&x);
 	return ret;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * stillframectl's two backends: the Wayland one in stillframectl.c and
@@ -52,6 +53,10 @@ enum sf_ctl_power {
 int
 sf_ctl_x_output(const char *name, bool set, enum sf_ctl_power power);
 
+/* `trace`: records for `seconds` into `path` ("-": standard output). */
+int
+sf_ctl_x_trace(double seconds, const char *path);
+
 /* Shared by both, from stillframectl.c. */
 void
 sf_ctl_json_string(const char *s);
@@ -61,5 +66,25 @@ sf_ctl_monotonic_seconds(void);
 
 void
 sf_ctl_sleep_seconds(double seconds);
+
+/* A file written next to `path` and renamed over it when complete, so
+ * that no reader sees half of it; with allow_stdout, "-" is standard
+ * output. */
+struct sf_ctl_output_file {
+	FILE *f;
+	char *tmp;			/* NULL for standard output */
+	const char *path;
+	const char *what;		/* the command, for messages */
+};
+
+/* 0, or 1 after saying why. */
+int
+sf_ctl_output_file_open(struct sf_ctl_output_file *of, const char *path,
+			const char *what, bool allow_stdout);
+
+/* Completes the file (keep) or throws it away; 0, or 1 after saying
+ * why. */
+int
+sf_ctl_output_file_close(struct sf_ctl_output_file *of, bool keep);
 
 #endif /* STILLFRAMECTL_X_H */

@@ -19,6 +19,7 @@
 #include "stillframectl-fbc.h"
 #include "stillframectl-platform.h"
 #include "stillframectl-timeline.h"
+#include "stillframectl-trace.h"
 
 /* stillframectl: looks at and steers the stillframe plugin of a running
  * Weston through stillframe_control_v1, or the Xorg module through the
@@ -73,6 +74,9 @@ usage(FILE *f)
 		"                         --try lowers them for a while and measures\n"
 		"  restore [--root DIR]   put back what a stillframe that died left in\n"
 		"                         its state file\n"
+		"  trace --for SECONDS -o FILE\n"
+		"                         record what stillframe sees as a trace\n"
+		"                         for stillframe-replay (- for stdout)\n"
 		"  fbc [--refresh HZ] [--json] IMAGE\n"
 		"                         estimate how well a wallpaper or screenshot\n"
 		"                         (PNG or PPM) compresses in the framebuffer\n"
@@ -154,9 +158,9 @@ registry_handle_global(void *data, struct wl_registry *registry,
 	if (ctl->control ||
 	    strcmp(interface, stillframe_control_v1_interface.name) != 0)
 		return;
-	/* 2 has set_output_power, 3 get_status_prometheus; an older
-	 * plugin offers less. */
-	ctl->control_version = version < 3 ? version : 3;
+	/* 2 has set_output_power, 3 get_status_prometheus, 4
+	 * record_trace; an older plugin offers less. */
+	ctl->control_version = version < 4 ? version : 4;
 	ctl->control = wl_registry_bind(registry, name,
 					&stillframe_control_v1_interface,
 					ctl->control_version);
@@ -654,46 +658,77 @@ cmd_status(struct ctl *ctl, bool json)
 	return ret;
 }
 
+int
+sf_ctl_output_file_open(struct sf_ctl_output_file *of, const char *path,
+			const char *what, bool allow_stdout)
+{
+	*of = (struct sf_ctl_output_file){ .path = path, .what = what };
+	if (allow_stdout && strcmp(path, "-") == 0) {
+		of->f = stdout;
+		return 0;
+	}
+
+	size_t len = strlen(path) + 32;
+
+	of->tmp = malloc(len);
+	if (!of->tmp) {
+		fprintf(stderr, "stillframectl: out of memory\n");
+		return 1;
+	}
+	snprintf(of->tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	of->f = fopen(of->tmp, "w");
+	if (!of->f) {
+		fprintf(stderr, "stillframectl: %s: cannot create %s: %s\n",
+			what, of->tmp, strerror(errno));
+		free(of->tmp);
+		of->tmp = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+int
+sf_ctl_output_file_close(struct sf_ctl_output_file *of, bool keep)
+{
+	const char *name = of->tmp ? of->tmp : "standard output";
+	int ret = 0;
+
+	if (!of->f)
+		return 1;
+	bool written = fflush(of->f) == 0 && !ferror(of->f) &&
+		       (!of->tmp || fsync(fileno(of->f)) == 0);
+	if ((of->tmp && fclose(of->f) != 0) || !written) {
+		fprintf(stderr, "stillframectl: %s: cannot write %s: %s\n",
+			of->what, name, strerror(errno));
+		ret = 1;
+	}
+	of->f = NULL;
+	if (!of->tmp)
+		return ret;
+	if (keep && ret == 0 && rename(of->tmp, of->path) != 0) {
+		fprintf(stderr, "stillframectl: %s: cannot rename %s to %s: %s\n",
+			of->what, of->tmp, of->path, strerror(errno));
+		ret = 1;
+	}
+	if (!keep || ret != 0)
+		unlink(of->tmp);
+	free(of->tmp);
+	of->tmp = NULL;
+	return ret;
+}
+
 /* Written next to FILE and renamed over it, so that node_exporter's
  * textfile collector never reads half a file. */
 static int
 write_prometheus_file(const char *path, const struct status *st)
 {
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len);
+	struct sf_ctl_output_file of;
 
-	if (!tmp) {
-		fprintf(stderr, "stillframectl: out of memory\n");
+	if (sf_ctl_output_file_open(&of, path, "status --prom", false) != 0)
 		return 1;
-	}
-	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-
-	FILE *f = fopen(tmp, "w");
-	int ret = 0;
-
-	if (!f) {
-		fprintf(stderr, "stillframectl: status --prom: cannot create %s: %s\n",
-			tmp, strerror(errno));
-		free(tmp);
-		return 1;
-	}
 	for (size_t i = 0; i < st->n_lines; i++)
-		fprintf(f, "%s\n", st->lines[i]);
-	bool written = fflush(f) == 0 && fsync(fileno(f)) == 0 && !ferror(f);
-	if (fclose(f) != 0 || !written) {
-		fprintf(stderr, "stillframectl: status --prom: cannot write %s: %s\n",
-			tmp, strerror(errno));
-		ret = 1;
-	}
-	if (ret == 0 && rename(tmp, path) != 0) {
-		fprintf(stderr, "stillframectl: status --prom: cannot rename %s to %s: %s\n",
-			tmp, path, strerror(errno));
-		ret = 1;
-	}
-	if (ret != 0)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+		fprintf(of.f, "%s\n", st->lines[i]);
+	return sf_ctl_output_file_close(&of, true);
 }
 
 static int
@@ -717,6 +752,120 @@ cmd_status_prometheus(struct ctl *ctl, const char *path)
 	if (ret == 0)
 		ret = write_prometheus_file(path, &st);
 	status_free(&st);
+	return ret;
+}
+
+/* --- trace --- */
+
+struct wl_trace {
+	struct ctl *ctl;
+	struct stillframe_trace_v1 *trace;
+	FILE *out;
+	struct sf_ctl_trace_progress *progress;
+	bool refused;
+	char refusal[256];
+};
+
+static void
+trace_handle_text(void *data, struct stillframe_trace_v1 *trace,
+		  const char *text)
+{
+	struct wl_trace *wt = data;
+
+	if (wt->out)
+		fputs(text, wt->out);
+}
+
+static void
+trace_handle_read_done(void *data, struct stillframe_trace_v1 *trace,
+		       uint32_t events, uint32_t dropped, uint32_t pending,
+		       uint32_t finished)
+{
+	struct wl_trace *wt = data;
+
+	if (!wt->progress)
+		return;
+	wt->progress->events = events;
+	wt->progress->dropped = dropped;
+	wt->progress->finished = finished != 0;
+}
+
+static void
+trace_handle_refused(void *data, struct stillframe_trace_v1 *trace,
+		     uint32_t reason, const char *message)
+{
+	struct wl_trace *wt = data;
+
+	wt->refused = true;
+	snprintf(wt->refusal, sizeof(wt->refusal), "%s", message);
+}
+
+static const struct stillframe_trace_v1_listener trace_listener = {
+	.text = trace_handle_text,
+	.read_done = trace_handle_read_done,
+	.refused = trace_handle_refused,
+};
+
+static int
+wl_trace_start(void *data)
+{
+	struct wl_trace *wt = data;
+	struct ctl *ctl = wt->ctl;
+
+	if (ctl->control_version < 4) {
+		fprintf(stderr, "stillframectl: the compositor's stillframe is too old for trace (stillframe_control_v1 version %u; trace needs 4)\n",
+			ctl->control_version);
+		return 1;
+	}
+	wt->trace = stillframe_control_v1_record_trace(ctl->control);
+	stillframe_trace_v1_add_listener(wt->trace, &trace_listener, wt);
+	if (wl_display_roundtrip(ctl->display) < 0)
+		return connection_error(ctl);
+	if (wt->refused) {
+		fprintf(stderr, "stillframectl: trace: the compositor does not record: %s\n",
+			wt->refusal);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+wl_trace_read(void *data, FILE *out, struct sf_ctl_trace_progress *progress)
+{
+	struct wl_trace *wt = data;
+
+	wt->out = out;
+	wt->progress = progress;
+	stillframe_trace_v1_read(wt->trace);
+	/* The text and read_done come before the round trip's answer. */
+	if (wl_display_roundtrip(wt->ctl->display) < 0)
+		return connection_error(wt->ctl);
+	return 0;
+}
+
+static int
+wl_trace_stop(void *data)
+{
+	struct wl_trace *wt = data;
+
+	stillframe_trace_v1_stop(wt->trace);
+	return 0;
+}
+
+static const struct sf_ctl_trace_backend wl_trace_backend = {
+	.start = wl_trace_start,
+	.read = wl_trace_read,
+	.stop = wl_trace_stop,
+};
+
+static int
+cmd_trace(struct ctl *ctl, double seconds, const char *path)
+{
+	struct wl_trace wt = { .ctl = ctl };
+	int ret = sf_ctl_trace_run(&wl_trace_backend, &wt, seconds, path);
+
+	if (wt.trace)
+		stillframe_trace_v1_destroy(wt.trace);
 	return ret;
 }
 
@@ -1249,6 +1398,23 @@ parse_interval(const char *s, double *out)
 	return true;
 }
 
+/* trace --for: a day at most, which a recording's buffer outlasts only
+ * on a quiet screen. */
+static bool
+parse_seconds(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+
+	double v = strtod(s, &end);
+
+	if (errno || end == s || *end || !(v > 0) || v > 86400)
+		return false;
+	*out = v;
+	return true;
+}
+
 static const char *
 option_name(const struct option *options, int c)
 {
@@ -1289,6 +1455,7 @@ enum command {
 	CMD_RESUME,
 	CMD_HINT,
 	CMD_OUTPUT,
+	CMD_TRACE,
 };
 
 enum backend {
@@ -1311,6 +1478,8 @@ struct args {
 	const char *prom_path;		/* status --prom */
 	bool set_power;
 	enum sf_ctl_power power;
+	double seconds;			/* trace --for */
+	const char *trace_path;		/* trace -o */
 };
 
 /* --x11 or --wayland, which may be repeated but not mixed. */
@@ -1349,6 +1518,8 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		{ "range", required_argument, NULL, 'R' },
 		{ "priority", required_argument, NULL, 'p' },
 		{ "clear", no_argument, NULL, 'c' },
+		{ "for", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "x11", no_argument, NULL, 'X' },
 		{ "wayland", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1365,6 +1536,7 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		{ "resume", CMD_RESUME, "" },
 		{ "hint", CMD_HINT, "rRpc" },
 		{ "output", CMD_OUTPUT, "" },
+		{ "trace", CMD_TRACE, "Fo" },
 	};
 	const char *name = argv[0];
 	const char *allowed = NULL;
@@ -1384,7 +1556,7 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 	/* Options may come before or after the operand (getopt permutes);
 	 * ':' first: report missing values ourselves. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return -1;
@@ -1407,7 +1579,8 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 			continue;
 		}
 		if (!strchr(allowed, c))
-			return usage_error("%s does not take --%s", name,
+			return usage_error("%s does not take %s%s", name,
+					   c == 'o' ? "-o or --" : "--",
 					   option_name(options, c));
 		switch (c) {
 		case 'j':
@@ -1460,6 +1633,16 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 		case 'c':
 			clear = true;
 			break;
+		case 'F':
+			if (!parse_seconds(optarg, &a->seconds))
+				return usage_error("--for %s: expected seconds, more than 0 and at most 86400",
+						   optarg);
+			break;
+		case 'o':
+			if (!optarg[0])
+				return usage_error("-o needs a file name (- for standard output)");
+			a->trace_path = optarg;
+			break;
 		}
 	}
 
@@ -1488,6 +1671,16 @@ parse_args(int argc, char **argv, enum backend backend, struct args *a)
 				return usage_error("output: '%s' is not on, off or auto",
 						   w);
 		}
+		return 0;
+	}
+	if (a->command == CMD_TRACE) {
+		if (rest > 0)
+			return usage_error("trace: unexpected argument '%s'",
+					   argv[optind]);
+		if (a->seconds <= 0)
+			return usage_error("trace: give --for SECONDS");
+		if (!a->trace_path)
+			return usage_error("trace: give -o FILE (- for standard output)");
 		return 0;
 	}
 	if (a->json && a->prom_path)
@@ -1541,6 +1734,8 @@ run_x11(const struct args *a)
 		return sf_ctl_x_hint(a->surface_id, &a->hints);
 	case CMD_OUTPUT:
 		return sf_ctl_x_output(a->output, a->set_power, a->power);
+	case CMD_TRACE:
+		return sf_ctl_x_trace(a->seconds, a->trace_path);
 	}
 	return 1;
 #else
@@ -1629,6 +1824,9 @@ main(int argc, char **argv)
 		case CMD_OUTPUT:
 			ret = cmd_output(&ctl, args.output, args.set_power,
 					 args.power);
+			break;
+		case CMD_TRACE:
+			ret = cmd_trace(&ctl, args.seconds, args.trace_path);
 			break;
 		}
 	}

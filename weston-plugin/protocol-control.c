@@ -9,6 +9,7 @@
 #include <libweston/libweston.h>
 
 #include "sf-weston.h"
+#include "sf-recorder.h"
 #include "protocols.h"
 #include "stillframe-control-v1-server-protocol.h"
 
@@ -32,6 +33,14 @@
 /* Room for one status line; the core's lines are shorter than 512. */
 #define STATUS_LINE_MAX 1024
 
+/* A recording's buffer: a few seconds of a busy desktop, read a few
+ * times a second. */
+#define TRACE_CAPACITY (1024 * 1024)
+/* One text event: a Wayland message holds 4096 bytes with its header. */
+#define TRACE_CHUNK 4000
+/* What one read sends at most, so that the socket keeps up. */
+#define TRACE_READ_MAX (64 * 1024)
+
 static bool
 client_allowed(struct wl_client *client)
 {
@@ -41,6 +50,18 @@ client_allowed(struct wl_client *client)
 
 	wl_client_get_credentials(client, &pid, &uid, &gid);
 	return uid == getuid();
+}
+
+/* For the log: who asked. */
+static int
+client_pid(struct wl_client *client)
+{
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+
+	wl_client_get_credentials(client, &pid, &uid, &gid);
+	return (int)pid;
 }
 
 static bool
@@ -229,15 +250,9 @@ set_paused(struct wl_resource *resource, bool paused)
 
 	if (!p || p->sfw->paused == paused)
 		return;
-
-	pid_t pid;
-	uid_t uid;
-	gid_t gid;
-
-	wl_client_get_credentials(wl_resource_get_client(resource),
-				  &pid, &uid, &gid);
 	sf_weston_log(p->sfw, "control: %s by stillframectl (pid %d)",
-		      paused ? "paused" : "resumed", (int)pid);
+		      paused ? "paused" : "resumed",
+		      client_pid(wl_resource_get_client(resource)));
 	sf_weston_set_paused(p->sfw, paused);
 	broadcast_paused(p);
 }
@@ -347,19 +362,136 @@ control_handle_set_output_power(struct wl_client *client,
 			"stillframe manages no output called \"%s\"", name);
 		return;
 	}
-
-	pid_t pid;
-	uid_t uid;
-	gid_t gid;
-
-	wl_client_get_credentials(client, &pid, &uid, &gid);
 	sf_weston_log(p->sfw, "control: output %s: power %s asked by "
 		      "stillframectl (pid %d)", name,
 		      sf_output_power_name((enum sf_output_power)power),
-		      (int)pid);
+		      client_pid(client));
 	sf_output_request_power(o, (enum sf_output_power)power,
 				sf_weston_now(p->sfw));
 	sf_weston_schedule_dispatch(p->sfw);
+}
+
+/* --- trace recording --- */
+
+/* The recording of this object, or NULL when it has none (refused, or
+ * the plugin is gone). */
+static struct sf_trace_recorder *
+trace_of(struct wl_resource *resource)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+
+	if (!p || p->trace != resource)
+		return NULL;
+	return sf_core_get_trace(p->sfw->core);
+}
+
+static void
+trace_handle_read(struct wl_client *client, struct wl_resource *resource)
+{
+	struct sf_trace_recorder *rec = trace_of(resource);
+	char chunk[TRACE_CHUNK + 1];
+	size_t sent = 0, n;
+
+	if (!rec) {
+		stillframe_trace_v1_send_read_done(resource, 0, 0, 0, 1);
+		return;
+	}
+	while (sent < TRACE_READ_MAX &&
+	       (n = sf_trace_recorder_read(rec, chunk, TRACE_CHUNK)) > 0) {
+		chunk[n] = '\0';
+		stillframe_trace_v1_send_text(resource, chunk);
+		sent += n;
+	}
+	size_t pending = sf_trace_recorder_pending(rec);
+	uint64_t events = sf_trace_recorder_get_events(rec);
+	uint64_t dropped = sf_trace_recorder_get_dropped(rec);
+
+	stillframe_trace_v1_send_read_done(resource,
+		events > UINT32_MAX ? UINT32_MAX : (uint32_t)events,
+		dropped > UINT32_MAX ? UINT32_MAX : (uint32_t)dropped,
+		(uint32_t)pending,
+		sf_trace_recorder_has_ended(rec) && pending == 0);
+}
+
+static void
+trace_handle_stop(struct wl_client *client, struct wl_resource *resource)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+	struct sf_trace_recorder *rec = trace_of(resource);
+
+	if (!rec || sf_trace_recorder_has_ended(rec))
+		return;
+	sf_trace_recorder_end(rec, sf_weston_now(p->sfw));
+	sf_weston_log(p->sfw, "control: trace stopped after %llu events "
+		      "(%llu dropped)",
+		      (unsigned long long)sf_trace_recorder_get_events(rec),
+		      (unsigned long long)sf_trace_recorder_get_dropped(rec));
+}
+
+static void
+trace_handle_destroy(struct wl_client *client, struct wl_resource *resource)
+{
+	wl_resource_destroy(resource);
+}
+
+/* Also reached when the client disconnects: the recording ends with
+ * its reader. */
+static void
+trace_resource_destroy(struct wl_resource *resource)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+
+	if (!p || p->trace != resource)
+		return;
+	p->trace = NULL;
+	sf_core_trace_discard(p->sfw->core);
+}
+
+static const struct stillframe_trace_v1_interface trace_impl = {
+	.destroy = trace_handle_destroy,
+	.read = trace_handle_read,
+	.stop = trace_handle_stop,
+};
+
+static void
+control_handle_record_trace(struct wl_client *client,
+			    struct wl_resource *resource, uint32_t id)
+{
+	struct sf_weston_protocols *p = wl_resource_get_user_data(resource);
+	struct wl_resource *trace =
+		wl_resource_create(client, &stillframe_trace_v1_interface,
+				   wl_resource_get_version(resource), id);
+
+	if (!trace) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	/* Inert until it owns the recording. */
+	wl_resource_set_implementation(trace, &trace_impl, NULL,
+				       trace_resource_destroy);
+	if (!p) {
+		stillframe_trace_v1_send_refused(trace,
+			STILLFRAME_TRACE_V1_REFUSAL_NO_MEMORY,
+			"stillframe is shutting down");
+		return;
+	}
+	if (sf_core_get_trace(p->sfw->core)) {
+		stillframe_trace_v1_send_refused(trace,
+			STILLFRAME_TRACE_V1_REFUSAL_BUSY,
+			"another trace recording is running");
+		return;
+	}
+	if (!sf_core_trace_start(p->sfw->core, TRACE_CAPACITY,
+				 sf_weston_now(p->sfw))) {
+		stillframe_trace_v1_send_refused(trace,
+			STILLFRAME_TRACE_V1_REFUSAL_NO_MEMORY,
+			"out of memory for the trace buffer");
+		return;
+	}
+	sf_weston_log(p->sfw, "control: trace recording started by "
+		      "stillframectl (pid %d)", client_pid(client));
+	wl_resource_set_user_data(trace, p);
+	p->trace = trace;
 }
 
 static void
@@ -376,6 +508,7 @@ static const struct stillframe_control_v1_interface control_impl = {
 	.set_surface_hints = control_handle_set_surface_hints,
 	.set_output_power = control_handle_set_output_power,
 	.get_status_prometheus = control_handle_get_status_prometheus,
+	.record_trace = control_handle_record_trace,
 };
 
 static void
@@ -411,7 +544,7 @@ sf_weston_control_init(struct sf_weston_protocols *p)
 
 	p->control_global = wl_global_create(display,
 					     &stillframe_control_v1_interface,
-					     3, p, bind_control);
+					     4, p, bind_control);
 	if (!p->control_global)
 		return false;
 	wl_display_set_global_filter(display, control_filter, p);
@@ -428,6 +561,10 @@ sf_weston_control_finish(struct sf_weston_protocols *p)
 		wl_display_set_global_filter(display, NULL, NULL);
 	p->global_filter_set = false;
 	sf_weston_protocols_untrack_all(&p->controls);
+	/* The core and its recording go with the plugin. */
+	if (p->trace)
+		wl_resource_set_user_data(p->trace, NULL);
+	p->trace = NULL;
 	if (p->control_global)
 		wl_global_destroy(p->control_global);
 	p->control_global = NULL;

@@ -35,6 +35,9 @@ struct sf_weston_protocols {
 	struct wl_list managers;
 	/* stillframe_control_v1 resources (wl_resource links). */
 	struct wl_list controls;
+	/* The stillframe_trace_v1 that owns the core's recording, or
+	 * NULL. */
+	struct wl_resource *trace;
 	/* stillframe_surface_v1 and wp_content_type_v1 (protocol-hints.c). */
 	struct wl_list surface_objects;
 	/* zwp_idle_inhibitor_v1 (protocol-idle.c). */

@@ -23,9 +23,14 @@
 #include <opaque.h>
 
 #include "sf-xorg.h"
+#include "sf-recorder.h"
 #include "stillframe-x.h"
 
 struct sf_xorg *sf_xorg_instance;
+
+/* A recording's buffer: a few seconds of a busy desktop, read a few
+ * times a second. */
+#define TRACE_CAPACITY (1024 * 1024)
 
 void
 sf_xorg_extension_init(void);
@@ -294,6 +299,11 @@ client_state_handle(CallbackListPtr *list, void *data, void *call_data)
 	if (info->client->clientState == ClientStateGone ||
 	    info->client->clientState == ClientStateRetained) {
 		sf_xorg_forget_client(sx, info->client);
+		/* The recording ends with its reader. */
+		if (sx->trace_owner == info->client) {
+			sx->trace_owner = NULL;
+			sf_core_trace_discard(sx->core);
+		}
 		/* The last client: the server may be about to reset. */
 		generation_ending(sx);
 	}
@@ -807,6 +817,135 @@ proc_list_output_power(ClientPtr client)
 }
 
 static int
+proc_start_trace(ClientPtr client)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	struct stillframe_x_start_trace_reply rep = {
+		.type = X_Reply,
+		.status = STILLFRAME_X_TRACE_STARTED,
+		.sequence = (uint16_t)client->sequence,
+	};
+	int rc = check_request_size(client, STILLFRAME_X_START_TRACE_REQ_SIZE);
+
+	if (rc != Success)
+		return rc;
+	if ((rc = check_manage_access(client)) != Success)
+		return rc;
+	if (sf_core_get_trace(sx->core)) {
+		rep.status = STILLFRAME_X_TRACE_BUSY;
+	} else if (!sf_core_trace_start(sx->core, TRACE_CAPACITY,
+					sf_xorg_now())) {
+		rep.status = STILLFRAME_X_TRACE_NO_MEMORY;
+	} else {
+		sx->trace_owner = client;
+		sf_xorg_log(SF_LOG_INFO, "trace recording started by client "
+			    "%d", client->index);
+	}
+	if (client->swapped)
+		swaps(&rep.sequence);
+	WriteToClient(client, sizeof(rep), &rep);
+	return Success;
+}
+
+/* The recording `client` may read or stop: BadMatch without one,
+ * BadAccess when it is another client's. */
+static int
+owned_trace(ClientPtr client, struct sf_trace_recorder **rec)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+
+	*rec = sf_core_get_trace(sx->core);
+	if (!*rec)
+		return BadMatch;
+	if (sx->trace_owner != client) {
+		sf_xorg_log(SF_LOG_INFO, "client bug: client %d: the trace "
+			    "recording of client %d is not its own "
+			    "(BadAccess)", client->index,
+			    sx->trace_owner ? sx->trace_owner->index : -1);
+		return BadAccess;
+	}
+	return Success;
+}
+
+static int
+proc_read_trace(ClientPtr client)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	struct stillframe_x_read_trace_req *req = (void *)client->requestBuffer;
+	struct sf_trace_recorder *rec;
+	int rc = check_request_size(client, STILLFRAME_X_READ_TRACE_REQ_SIZE);
+
+	if (rc != Success)
+		return rc;
+	if (req->max_bytes < STILLFRAME_X_TRACE_READ_MIN ||
+	    req->max_bytes > STILLFRAME_X_TRACE_READ_MAX) {
+		client->errorValue = req->max_bytes;
+		return BadValue;
+	}
+	if ((rc = owned_trace(client, &rec)) != Success)
+		return rc;
+	/* Zeroed: the padding goes out too. */
+	char *text = calloc(1, padded(req->max_bytes));
+	if (!text)
+		return BadAlloc;
+	size_t n = sf_trace_recorder_read(rec, text, req->max_bytes);
+	size_t pending = sf_trace_recorder_pending(rec);
+	uint64_t events = sf_trace_recorder_get_events(rec);
+	uint64_t dropped = sf_trace_recorder_get_dropped(rec);
+	bool finished = sf_trace_recorder_has_ended(rec) && pending == 0;
+	struct stillframe_x_read_trace_reply rep = {
+		.type = X_Reply,
+		.finished = finished,
+		.sequence = (uint16_t)client->sequence,
+		.length = (uint32_t)(padded(n) / 4),
+		.n_bytes = (uint32_t)n,
+		.events = clamp32(events),
+		.dropped = clamp32(dropped),
+		.pending = (uint32_t)pending,
+	};
+	if (client->swapped) {
+		swaps(&rep.sequence);
+		swapl(&rep.length);
+		swapl(&rep.n_bytes);
+		swapl(&rep.events);
+		swapl(&rep.dropped);
+		swapl(&rep.pending);
+	}
+	WriteToClient(client, sizeof(rep), &rep);
+	if (n)
+		WriteToClient(client, (int)padded(n), text);
+	free(text);
+	if (finished) {
+		sx->trace_owner = NULL;
+		sf_core_trace_discard(sx->core);
+	}
+	return Success;
+}
+
+static int
+proc_stop_trace(ClientPtr client)
+{
+	struct sf_trace_recorder *rec;
+	int rc = check_request_size(client, STILLFRAME_X_STOP_TRACE_REQ_SIZE);
+
+	if (rc != Success)
+		return rc;
+	if ((rc = owned_trace(client, &rec)) != Success)
+		return rc;
+	if (!sf_trace_recorder_has_ended(rec)) {
+		sf_trace_recorder_end(rec, sf_xorg_now());
+		sf_xorg_log(SF_LOG_INFO, "trace recording stopped by client "
+			    "%d after %llu events (%llu dropped)",
+			    client->index,
+			    (unsigned long long)
+				    sf_trace_recorder_get_events(rec),
+			    (unsigned long long)
+				    sf_trace_recorder_get_dropped(rec));
+	}
+	return Success;
+}
+
+static int
 proc_dispatch(ClientPtr client)
 {
 	xReq *req = (xReq *)client->requestBuffer;
@@ -828,6 +967,12 @@ proc_dispatch(ClientPtr client)
 		return proc_set_output_power(client);
 	case STILLFRAME_X_LIST_OUTPUT_POWER:
 		return proc_list_output_power(client);
+	case STILLFRAME_X_START_TRACE:
+		return proc_start_trace(client);
+	case STILLFRAME_X_READ_TRACE:
+		return proc_read_trace(client);
+	case STILLFRAME_X_STOP_TRACE:
+		return proc_stop_trace(client);
 	}
 	return BadRequest;
 }
@@ -855,6 +1000,8 @@ sproc_dispatch(ClientPtr client)
 	case STILLFRAME_X_GET_STATUS:
 	case STILLFRAME_X_LIST_WINDOWS:
 	case STILLFRAME_X_LIST_OUTPUT_POWER:
+	case STILLFRAME_X_START_TRACE:
+	case STILLFRAME_X_STOP_TRACE:
 		if (check_request_size(client,
 				       STILLFRAME_X_GET_STATUS_REQ_SIZE))
 			return BadLength;
@@ -871,6 +1018,9 @@ sproc_dispatch(ClientPtr client)
 		break;
 	case STILLFRAME_X_SET_OUTPUT_POWER:
 		size = STILLFRAME_X_SET_OUTPUT_POWER_REQ_SIZE;
+		break;
+	case STILLFRAME_X_READ_TRACE:
+		size = STILLFRAME_X_READ_TRACE_REQ_SIZE;
 		break;
 	default:
 		return BadRequest;

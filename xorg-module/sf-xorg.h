@@ -95,6 +95,7 @@ struct sf_xorg {
 	uint32_t releases;
 	bool dispatching;		/* inside sf_core_dispatch */
 	bool ending;			/* the generation is ending */
+	ClientPtr trace_owner;		/* who the recording is for */
 };
 
 /* The module's one instance of a generation, or NULL between them. */

@@ -42,6 +42,7 @@
 #             wt_ini_still_shell
 #   clients:  wt_client wt_client_alive wt_client_stop wt_run
 #   polling:  wt_poll
+#   status:   wt_surface_with_label
 # Variables set by wt_start: WT_DIR WT_SOCKET WT_INI WT_LOG WT_FIFO
 #   WT_PID; XDG_RUNTIME_DIR is exported (clients need it).  wt_client
 #   sets WT_LAST_PID and WT_LAST_LOG.
@@ -482,6 +483,20 @@ wt_client_stop() {
 		eval "! kill -0 $1 2>/dev/null"
 	wait "$1" 2>/dev/null
 	return 0
+}
+
+# ---- the plugin's status ----
+
+# wt_surface_with_label ERE STATUS: the id of the newest surface whose label
+# matches ERE.
+wt_surface_with_label() {
+	printf '%s\n' "$2" | awk -v re="$1" '
+	$1 ~ /^surface\.[0-9]+$/ && $2 ~ /^class=/ {
+		label = $0
+		sub(/.* label=/, "", label)
+		if (label ~ re) { id = $1; sub(/^surface\./, "", id) }
+	}
+	END { if (id == "") exit 1; print id }'
 }
 
 # wt_run CMD...: run a Wayland client in the foreground, connected to

@@ -136,18 +136,6 @@ surface_field() {
 	}'
 }
 
-# surface_with_label ERE STATUS: the id of the newest surface whose label
-# matches ERE.
-surface_with_label() {
-	printf '%s\n' "$2" | awk -v re="$1" '
-	$1 ~ /^surface\.[0-9]+$/ && $2 ~ /^class=/ {
-		label = $0
-		sub(/.* label=/, "", label)
-		if (label ~ re) { id = $1; sub(/^surface\./, "", id) }
-	}
-	END { if (id == "") exit 1; print id }'
-}
-
 # busiest_surface BEFORE AFTER: "ID DELTA" of the surface on output
 # headless whose commits grew most between two statuses.
 busiest_surface() {
@@ -460,7 +448,7 @@ else
 	foot_mapped() {
 		local st id
 		st=$(sf_status)
-		id=$(surface_with_label '^foot$' "$st") || return 1
+		id=$(wt_surface_with_label '^foot$' "$st") || return 1
 		[ "$(surface_field "$id" commits "$st")" -gt 0 ] || return 1
 		foot_id=$id
 	}
@@ -614,7 +602,7 @@ anim_part() {
 	anim_mapped() {
 		local st id
 		st=$(sf_status)
-		id=$(surface_with_label "$label" "$st") || return 1
+		id=$(wt_surface_with_label "$label" "$st") || return 1
 		[ "$(surface_field "$id" commits "$st")" -gt 3 ] || return 1
 		anim_id=$id
 	}

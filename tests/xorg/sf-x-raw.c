@@ -40,6 +40,13 @@
  *   outputs                ListOutputPower (1.1): outputs N, then for
  *                          each " | output 0xXID off_ms M kind K powered
  *                          P request R name NAME"
+ *   trace-start            StartTrace (1.2): trace status S
+ *   trace-read MAX         ReadTrace (1.2) of up to MAX bytes: trace bytes
+ *                          N lines L events E dropped D pending P
+ *                          finished F, having checked that the reply
+ *                          holds exactly the N bytes, padded, and that
+ *                          they are whole lines of text
+ *   trace-stop             StopTrace (1.2): ok
  *   raw MINOR LENGTH [WORD...]
  *                          a request with this minor opcode and length
  *                          field (in 4-byte units), followed by exactly
@@ -1090,6 +1097,84 @@ cmd_outputs(struct conn *c, const uint32_t *arg, const char *const *text,
 }
 
 static void
+cmd_trace_start(struct conn *c, const uint32_t *arg, const char *const *text,
+		const uint32_t *words, size_t n_words)
+{
+	(void)arg;
+	(void)text;
+	(void)words;
+	(void)n_words;
+
+	uint16_t seq = begin_request(c, c->major_opcode,
+				     STILLFRAME_X_START_TRACE,
+				     STILLFRAME_X_START_TRACE_REQ_SIZE / 4);
+
+	flush_out(c);
+	if (!await_answer(c, seq)) {
+		print_error(c, c->in.data);
+		return;
+	}
+	if (c->in.len != X_PACKET_SIZE)
+		fail("StartTrace reply of %zu bytes", c->in.len);
+	printf("trace status %u\n", c->in.data[1]);
+}
+
+static void
+cmd_trace_read(struct conn *c, const uint32_t *arg, const char *const *text,
+	       const uint32_t *words, size_t n_words)
+{
+	(void)text;
+	(void)words;
+	(void)n_words;
+
+	uint16_t seq = begin_request(c, c->major_opcode,
+				     STILLFRAME_X_READ_TRACE,
+				     STILLFRAME_X_READ_TRACE_REQ_SIZE / 4);
+
+	out_u32(c, arg[0]);
+	flush_out(c);
+	if (!await_answer(c, seq)) {
+		print_error(c, c->in.data);
+		return;
+	}
+
+	const uint8_t *p = c->in.data;
+	uint32_t n = get32(c, p + 8);
+	unsigned lines = 0;
+
+	if (c->in.len != X_PACKET_SIZE + pad4(n))
+		fail("ReadTrace reply of %zu bytes for %u bytes of text",
+		     c->in.len, n);
+	if (n > arg[0])
+		fail("ReadTrace: %u bytes for a read of at most %u", n,
+		     arg[0]);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t ch = p[X_PACKET_SIZE + i];
+
+		if (ch == '\n')
+			lines++;
+		else if (ch < 0x20 || ch > 0x7e)
+			fail("ReadTrace: byte 0x%02x in the text", ch);
+	}
+	if (n && p[X_PACKET_SIZE + n - 1] != '\n')
+		fail("ReadTrace: the text does not end with a whole line");
+	printf("trace bytes %u lines %u events %u dropped %u pending %u "
+	       "finished %u\n", n, lines, get32(c, p + 12), get32(c, p + 16),
+	       get32(c, p + 20), p[1]);
+}
+
+static void
+cmd_trace_stop(struct conn *c, const uint32_t *arg, const char *const *text,
+	       const uint32_t *words, size_t n_words)
+{
+	(void)text;
+	(void)words;
+	(void)n_words;
+	send_words(c, STILLFRAME_X_STOP_TRACE,
+		   STILLFRAME_X_STOP_TRACE_REQ_SIZE, arg, 0);
+}
+
+static void
 cmd_raw(struct conn *c, const uint32_t *arg, const char *const *text,
 	const uint32_t *words, size_t n_words)
 {
@@ -1296,6 +1381,9 @@ static const struct command {
 	{ "pause", "u", cmd_pause },
 	{ "power", "uu", cmd_power },
 	{ "outputs", "", cmd_outputs },
+	{ "trace-start", "", cmd_trace_start },
+	{ "trace-read", "u", cmd_trace_read },
+	{ "trace-stop", "", cmd_trace_stop },
 	{ "raw", "bs*", cmd_raw },
 	{ "wait-event", "u", cmd_wait_event },
 	{ "create-window", "", cmd_create_window },

@@ -40,9 +40,9 @@ done
 [ -x "${SF_MAKE_FAKE_TREE:-}" ] || xt_skip "SF_MAKE_FAKE_TREE not built"
 
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
-REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2 6:3 7:1"
+REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2 6:3 7:1 8:1 9:2 10:1"
 
-xt_plan 120
+xt_plan 126
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -61,7 +61,7 @@ xt_ok "grep -q 'stillframe: config: IdleMinRefresh: \"0\" is out of range \
 	"a bad value is logged with its key, value and range, and the default kept"
 xt_ok "grep -q 'stillframe: config: unknown option \"NoSuchOption\"' \
 '$XT_LOG'" "an unknown option is named in the log"
-xt_is "$(raw version 1 0)" "version 1.1" "QueryVersion answers 1.1"
+xt_is "$(raw version 1 0)" "version 1.2" "QueryVersion answers 1.2"
 xt_like "$(raw status)" \
 	'^status paused 0 outputs 1 .*\| output 0x[0-9a-f]+ .*name DUMMY0$' \
 	"GetStatus lists the output DUMMY0"
@@ -286,9 +286,9 @@ for order in native swapped; do
 		esac
 	done
 	xt_is "$bad_len" "" "$order: every request one word too long or short gets BadLength"
-	xt_like "$(raw $flag raw 9 1)" '^error BadRequest' \
+	xt_like "$(raw $flag raw 11 1)" '^error BadRequest' \
 		"$order: an unknown minor opcode gets BadRequest"
-	xt_is "$(raw $flag version 1 0)" "version 1.1" "$order: QueryVersion"
+	xt_is "$(raw $flag version 1 0)" "version 1.2" "$order: QueryVersion"
 	xt_like "$(raw $flag status)" '^status paused 0 outputs 1 .*name DUMMY0$' \
 		"$order: GetStatus"
 	xt_like "$(raw $flag windows)" '\| window 0x[0-9a-f]+ client .*name xterm' \
@@ -315,6 +315,16 @@ for order in native swapped; do
 		"$order: SetPaused 2: BadValue"
 	xt_is "$(raw $flag pause 1 status pause 0 | cut -c1-16)" \
 		"ok status paused" "$order: SetPaused 1 then 0"
+	xt_like "$(raw $flag trace-read 511)" '^error BadValue' \
+		"$order: ReadTrace of less than a line (511 bytes): BadValue"
+	xt_like "$(raw $flag trace-read 4096 trace-stop)" \
+		'^error BadMatch .*error BadMatch ' \
+		"$order: ReadTrace and StopTrace without a recording: BadMatch"
+	xt_like "$(raw $flag trace-start trace-read 65536 trace-stop \
+		trace-read 65536)" '^trace status 0 trace bytes [0-9]+ lines '\
+'[1-9][0-9]* events [0-9]+ dropped 0 pending 0 finished 0 ok trace bytes '\
+'[0-9]+ lines [1-9][0-9]* events [0-9]+ dropped 0 pending 0 finished 1$' \
+		"$order: StartTrace, ReadTrace, StopTrace, ReadTrace to the end"
 done
 xt_ok "kill -0 $XT_PID" "the server survived every bad request"
 
@@ -363,10 +373,10 @@ done
 xt_ok "xt_poll 20 'xclock held' window_held xclock" \
 	"before the reset, xclock is held" ||
 	xt_diag "$(raw windows)" "$(grep stillframe "$XT_LOG" | tail -n 8)"
-generations=$(grep -c 'STILLFRAME 1.1 ready (generation' "$XT_LOG")
+generations=$(grep -c 'STILLFRAME 1.2 ready (generation' "$XT_LOG")
 finished=$(grep -c 'stillframe: finished: modes and DPMS put back' "$XT_LOG")
 kill "$xclock_pid"
-xt_ok "xt_poll 5 'the reset' eval '[ \$(grep -c \"STILLFRAME 1.1 ready \
+xt_ok "xt_poll 5 'the reset' eval '[ \$(grep -c \"STILLFRAME 1.2 ready \
 (generation\" \"$XT_LOG\") -gt $generations ]'" \
 	"the last client gone, the server resets and stillframe starts again"
 xt_ok '[ "$(grep -c "stillframe: finished: modes and DPMS put back" \

@@ -1,0 +1,114 @@
+#!/bin/bash
+# stillframectl trace on a real Xorg 21.1 (dummy driver) with
+# libstillframe.so and real clients from Debian: xterm -bc blinking its
+# cursor, xclock -update 1 ticking, input from xdotool.
+#
+#  - the recording (the X backend of stillframectl) is a trace
+#    stillframe-replay accepts: the world first (the output with its
+#    modes, both windows), both clients' commits and the input, an end
+#    no earlier than --for;
+#  - one recording at a time: while another client records, StartTrace
+#    says busy and stillframectl says so; that client's recording is
+#    not another's to read (BadAccess); when it goes, its recording
+#    goes with it.
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../trace-lib.sh"
+
+for tool in Xorg xterm xclock xdotool xdpyinfo; do
+	command -v "$tool" >/dev/null ||
+		xt_skip "$tool missing (run scripts/install-deps)"
+done
+[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
+[ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
+[ -x "${SF_REPLAY:-}" ] || xt_skip "SF_REPLAY (stillframe-replay) not built"
+
+RECORD_S=4
+
+ctl() {
+	WAYLAND_DISPLAY='' DISPLAY=$XT_DISPLAY timeout 30 "$SF_CTL" "$@"
+}
+
+# surface_of LABEL FILE: the trace id of the surface labelled LABEL.
+surface_of() {
+	awk -v l="$1" '$2 == "surface" && $NF == l { print $3; exit }' "$2"
+}
+
+xt_plan 15
+
+xt_start trace <<-EOF
+	Option "Outputs" "all"
+EOF
+xt_client xterm -bc -geometry 80x24+0+0
+xt_client xclock -update 1 -geometry 164x164+900+0
+xt_poll "$XT_TIMEOUT" "xterm and xclock" \
+	eval '[ -n "$(window_id xterm)" ] && [ -n "$(window_id xclock)" ]' ||
+	xt_diag "$(cat "$XT_DIR/clients.log")"
+# xterm blinks only with the keyboard focus; there is no window manager.
+xdotool windowfocus "$(window_id xterm)"
+
+# ---- a recording with input in the middle ----
+trace=$XT_DIR/session.trace
+(
+	sleep 1
+	xdotool mousemove_relative 3 3
+	xdotool key shift
+) &
+input_pid=$!
+out=$(ctl trace --for "$RECORD_S" -o "$trace" 2>&1)
+rc=$?
+wait "$input_pid"
+xt_is "$rc" 0 "trace --for $RECORD_S -o FILE succeeds on X"
+xt_like "$out" '^stillframectl: trace: [0-9]+ events, 0 dropped, written to ' \
+	"it says how many events it recorded and that none were dropped"
+xt_is "$(head -n 1 "$trace")" "stillframe-trace 1" "it starts with the header"
+xt_like "$(grep -E '^0 output ' "$trace")" \
+	'^0 output 1 DUMMY0 .*1280x1024@[0-9]+\*' \
+	"the world comes first: DUMMY0 and its current mode at time 0"
+xterm_id=$(surface_of xterm "$trace")
+xclock_id=$(surface_of xclock "$trace")
+xt_ok '[ -n "$xterm_id" ] && [ -n "$xclock_id" ]' \
+	"both windows are surfaces of the trace, with their WM_CLASS"
+xt_ok "[ \$(trace_count '^[0-9.]+ commit ${xterm_id:-x} ' '$trace') -ge 2 ]" \
+	"xterm's blinks are commits of its surface"
+xt_ok "[ \$(trace_count '^[0-9.]+ commit ${xclock_id:-x} ' '$trace') -ge 2 ]" \
+	"xclock's ticks are commits of its surface"
+xt_ok "[ \$(trace_count '^[0-9.]+ input pointer$' '$trace') -ge 1 ] &&
+	[ \$(trace_count '^[0-9.]+ input key$' '$trace') -ge 1 ]" \
+	"xdotool's motion and key are input events"
+xt_ok "trace_ends_after '$trace' $((RECORD_S * 1000))" \
+	"it ends with an end event no earlier than --for"
+xt_diag "last line: $(tail -n 1 "$trace"); $(wc -l <"$trace") lines"
+
+replayed=$(timeout 60 "$SF_REPLAY" --status -r 0 "$trace" 2>&1)
+rc=$?
+xt_is "$rc" 0 "stillframe-replay accepts the recording"
+[ "$rc" = 0 ] || xt_diag "$replayed"
+xt_ok "[ \"\$(replay_commits \"\$replayed\" '^xterm$')\" -ge 2 ] \
+	2>/dev/null &&
+	[ \"\$(replay_commits \"\$replayed\" '^xclock$')\" -ge 2 ] \
+	2>/dev/null" \
+	"the replay counts commits for xterm and xclock" ||
+	xt_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
+
+# ---- one at a time ----
+xt_client "$SF_X_RAW" --display "$XT_DISPLAY" trace-start sleep 60000
+holder_pid=$XT_LAST_PID
+xt_poll "$XT_TIMEOUT" "the other recording" \
+	grep -q "trace recording started by client" "$XT_LOG"
+out=$(ctl trace --for 1 -o "$XT_DIR/second.trace" 2>&1)
+rc=$?
+xt_ok '[ "$rc" = 1 ] && [ ! -e "$XT_DIR/second.trace" ]' \
+	"while another client records, trace fails and writes nothing"
+xt_like "$out" 'does not record: another trace recording is running' \
+	"and says another recording is running"
+xt_like "$(raw trace-read 4096 trace-stop)" \
+	'^error BadAccess .*error BadAccess ' \
+	"another client's recording is not to be read or stopped (BadAccess)"
+xt_client_stop "$holder_pid"
+xt_ok "xt_poll $XT_TIMEOUT 'the recording gone' eval \
+	'[ \"\$(raw trace-start)\" = \"trace status 0\" ]'" \
+	"when its client goes, its recording goes: a new one starts"
+
+xt_stop
