@@ -119,6 +119,9 @@ struct sf_surface {
 	bool pixels_last_unchanged;
 	/* The recording knows it: its events may go into the trace. */
 	bool traced;
+	/* The output whose trace holds this surface's inhibitor as an
+	 * output's (the format has no surface inhibitor); 0 for none. */
+	uint32_t inhibit_traced_output;
 };
 
 static void
@@ -250,6 +253,25 @@ trace_surface_on(struct sf_surface *s, const struct sf_output *output,
 
 /* An event of a surface the recording knows; the others are left out,
  * since a replay could not tell what they belong to. */
+/* A surface's idle inhibitor goes into the trace as one on its output,
+ * where it holds the idle stages back: a video player's, for one.  It
+ * is taken off the output it was put on, wherever the surface is now. */
+static void
+trace_surface_inhibit(struct sf_surface *s, bool on, sf_time_t now)
+{
+	if (!tracing(s->core))
+		return;
+	if (on && !s->inhibit_traced_output && s->output) {
+		s->inhibit_traced_output = s->output->id;
+		trace_output_event(s->output, SF_TRACE_INHIBIT, now, 1);
+	} else if (!on && s->inhibit_traced_output) {
+		sf_list_for_each(o, &s->core->outputs, struct sf_output, link)
+			if (o->id == s->inhibit_traced_output)
+				trace_output_event(o, SF_TRACE_INHIBIT, now, 0);
+		s->inhibit_traced_output = 0;
+	}
+}
+
 static void
 trace_surface_event(struct sf_surface *s, struct sf_trace_event *ev)
 {
@@ -1131,8 +1153,11 @@ sf_core_trace_start(struct sf_core *core, size_t capacity, sf_time_t now)
 	}
 	sf_list_for_each(s, &core->surfaces, struct sf_surface, link) {
 		s->traced = false;
+		s->inhibit_traced_output = 0;
 		trace_surface_on(s, s->output, s->visible_fraction, now);
 		trace_surface_state(s, now);
+		if (s->inhibit_count)
+			trace_surface_inhibit(s, true, now);
 	}
 	core_log(core, SF_LOG_INFO, "trace: recording (%zu outputs, %zu "
 		 "surfaces)", core->n_outputs, core->n_surfaces);
@@ -1500,6 +1525,7 @@ sf_surface_destroy(struct sf_surface *s)
 
 	/* No time here: at the last event's. */
 	trace_surface_event(s, &ev);
+	trace_surface_inhibit(s, false, 0);
 	sf_list_remove(&s->output_link);
 	sf_list_remove(&s->link);
 	core->n_surfaces--;
@@ -1595,6 +1621,7 @@ void
 sf_surface_inhibit(struct sf_surface *s, sf_time_t now)
 {
 	s->inhibit_count++;
+	trace_surface_inhibit(s, true, now);
 	if (s->output)
 		update_cap(s->output, now);
 }
@@ -1609,6 +1636,8 @@ sf_surface_uninhibit(struct sf_surface *s, sf_time_t now)
 		return;
 	}
 	s->inhibit_count--;
+	if (s->inhibit_count == 0)
+		trace_surface_inhibit(s, false, now);
 	if (s->output)
 		update_cap(s->output, now);
 }

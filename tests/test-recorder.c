@@ -233,6 +233,36 @@ SF_TEST(events_of_known_surfaces_follow)
 	sf_core_destroy(w.core);
 }
 
+/* A surface's idle inhibitor (a video player's) is recorded as one on
+ * its output, which the format has: at the start and as it comes and
+ * goes, also when the surface goes with it. */
+SF_TEST(a_surface_inhibitor_is_its_outputs)
+{
+	struct world w;
+	static char text[65536];
+
+	world_init(&w);
+	sf_output_uninhibit(w.out, SF_SEC(10));
+	sf_surface_inhibit(w.clock, SF_SEC(10));
+	sf_core_trace_start(w.core, 65536, SF_SEC(20));
+	read_all(sf_core_get_trace(w.core), text, sizeof(text));
+	sf_assert(strstr(text, "0 surface 2 1 100x100 0.01\n0 inhibit 1 on\n"));
+	/* Nested within the surface: one on, one off. */
+	sf_surface_inhibit(w.clock, SF_SEC(21));
+	sf_surface_uninhibit(w.clock, SF_SEC(22));
+	sf_surface_uninhibit(w.clock, SF_SEC(23));
+	sf_surface_inhibit(w.term, SF_SEC(24));
+	sf_surface_inhibit(w.hidden, SF_SEC(24));
+	sf_surface_destroy(w.term);
+	read_all(sf_core_get_trace(w.core), text, sizeof(text));
+	sf_assert_str_eq(text,
+		"3000 inhibit 1 off\n"
+		"4000 inhibit 1 on\n"
+		"4000 destroy 1\n"
+		"4000 inhibit 1 off\n");
+	sf_core_destroy(w.core);
+}
+
 /* What a recording says, stillframe-replay accepts. */
 SF_TEST(a_recording_replays)
 {
