@@ -251,8 +251,6 @@ trace_surface_on(struct sf_surface *s, const struct sf_output *output,
 		s->traced = true;
 }
 
-/* An event of a surface the recording knows; the others are left out,
- * since a replay could not tell what they belong to. */
 /* A surface's idle inhibitor goes into the trace as one on its output,
  * where it holds the idle stages back: a video player's, for one.  It
  * is taken off the output it was put on, wherever the surface is now. */
@@ -272,6 +270,8 @@ trace_surface_inhibit(struct sf_surface *s, bool on, sf_time_t now)
 	}
 }
 
+/* An event of a surface the recording knows; the others are left out,
+ * since a replay could not tell what they belong to. */
 static void
 trace_surface_event(struct sf_surface *s, struct sf_trace_event *ev)
 {
@@ -1610,6 +1610,7 @@ sf_surface_set_output(struct sf_surface *s, struct sf_output *output,
 		output->votes_dirty = true;
 	/* An inhibitor holds the output that shows its surface. */
 	if (s->inhibit_count) {
+		trace_surface_inhibit(s, true, now);
 		if (old && old != output)
 			update_cap(old, now);
 		if (output)

@@ -254,12 +254,21 @@ SF_TEST(a_surface_inhibitor_is_its_outputs)
 	sf_surface_inhibit(w.term, SF_SEC(24));
 	sf_surface_inhibit(w.hidden, SF_SEC(24));
 	sf_surface_destroy(w.term);
+	/* One that inhibits before it is shown (a player's window) counts
+	 * from when it is. */
+	sf_surface_set_output(w.hidden, w.out, 0.5, SF_SEC(25));
+	sf_surface_set_output(w.hidden, w.out, 0.6, SF_SEC(26));
+	sf_surface_uninhibit(w.hidden, SF_SEC(27));
 	read_all(sf_core_get_trace(w.core), text, sizeof(text));
 	sf_assert_str_eq(text,
 		"3000 inhibit 1 off\n"
 		"4000 inhibit 1 on\n"
 		"4000 destroy 1\n"
-		"4000 inhibit 1 off\n");
+		"4000 inhibit 1 off\n"
+		"5000 surface 3 1 10x10 0.5\n"
+		"5000 inhibit 1 on\n"
+		"6000 surface 3 1 10x10 0.6\n"
+		"7000 inhibit 1 off\n");
 	sf_core_destroy(w.core);
 }
 
