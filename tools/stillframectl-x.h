@@ -36,6 +36,10 @@ sf_ctl_x_top(double interval, long count, bool json, bool all);
 int
 sf_ctl_x_pause(bool paused);
 
+/* Whether stillframe is paused now (for measure --ab). */
+int
+sf_ctl_x_get_paused(bool *paused);
+
 int
 sf_ctl_x_hint(uint32_t window, const struct sf_ctl_hints *hints);
 

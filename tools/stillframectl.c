@@ -17,6 +17,7 @@
 #include "stillframe-v1-client-protocol.h"	/* the priority enum */
 #include "stillframectl-x.h"
 #include "stillframectl-fbc.h"
+#include "stillframectl-measure.h"
 #include "stillframectl-platform.h"
 
 /* stillframectl: looks at and steers the stillframe plugin of a running
@@ -75,9 +76,16 @@ usage(FILE *f)
 		"  fbc [--refresh HZ] [--json] IMAGE\n"
 		"                         estimate how well a wallpaper or screenshot\n"
 		"                         (PNG or PPM) compresses in the framebuffer\n"
+		"  measure --for SECONDS [--interval S] [--force] [--json]\n"
+		"          [--root DIR]   the battery's mean power over SECONDS\n"
+		"  measure --ab --for SECONDS [--window S] [--settle S] ...\n"
+		"                         stillframe paused and running in turns:\n"
+		"                         the difference, with a 95%% confidence\n"
+		"                         interval (see 'measure --help')\n"
 		"On X11, hint takes a WINDOW (0x40000c or decimal) instead of a\n"
 		"SURFACE-ID, and the server takes hints only from the window's\n"
-		"own client.  platform, restore and fbc need neither.\n");
+		"own client.  platform, restore and fbc need neither, nor\n"
+		"does measure without --ab.\n");
 }
 
 static int
@@ -1548,6 +1556,90 @@ run_x11(const struct args *a)
 #endif
 }
 
+/* --- measure --ab steering the policy --- */
+
+struct wayland_policy {
+	struct ctl ctl;
+	bool connected;
+};
+
+static int
+wayland_get_paused(void *data, bool *paused)
+{
+	struct wayland_policy *wp = data;
+
+	if (!wp->connected) {
+		int ret = ctl_connect(&wp->ctl);
+
+		if (ret != 0)
+			return ret;
+		wp->connected = true;
+	}
+	if (!wp->ctl.have_paused) {
+		fprintf(stderr, "stillframectl: the compositor did not say whether stillframe is paused\n");
+		return 1;
+	}
+	*paused = wp->ctl.paused;
+	return 0;
+}
+
+static int
+wayland_set_paused(void *data, bool paused)
+{
+	struct wayland_policy *wp = data;
+
+	return cmd_pause(&wp->ctl, paused);
+}
+
+static int
+x11_get_paused(void *data, bool *paused)
+{
+	const struct args *a = data;
+
+#ifdef SF_CTL_HAVE_X11
+	(void)a;
+	return sf_ctl_x_get_paused(paused);
+#else
+	return run_x11(a);
+#endif
+}
+
+static int
+x11_set_paused(void *data, bool paused)
+{
+	const struct args *a = data;
+
+#ifdef SF_CTL_HAVE_X11
+	(void)a;
+	return sf_ctl_x_pause(paused);
+#else
+	return run_x11(a);
+#endif
+}
+
+static int
+cmd_measure(enum backend backend, int argc, char **argv)
+{
+	struct wayland_policy wp = { 0 };
+	struct args a = { .backend = backend,
+			  .backend_auto = backend == BACKEND_AUTO };
+	struct sf_ctl_policy policy;
+
+	if (a.backend_auto)
+		a.backend = auto_backend();
+	if (a.backend == BACKEND_X11)
+		policy = (struct sf_ctl_policy){ x11_get_paused,
+						 x11_set_paused, &a };
+	else
+		policy = (struct sf_ctl_policy){ wayland_get_paused,
+						 wayland_set_paused, &wp };
+
+	int ret = sf_ctl_measure_main(argc, argv, &policy);
+
+	ctl_disconnect(&wp.ctl);
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1590,6 +1682,9 @@ main(int argc, char **argv)
 	/* A file, no compositor or server involved. */
 	if (strcmp(arg, "fbc") == 0)
 		return sf_ctl_fbc_main(argc - first, argv + first);
+	/* The battery; --ab steers the policy too. */
+	if (strcmp(arg, "measure") == 0)
+		return cmd_measure(backend, argc - first, argv + first);
 
 	int ret = parse_args(argc - first, argv + first, backend, &args);
 
