@@ -66,4 +66,13 @@ sf_ctl_monotonic_seconds(void);
 void
 sf_ctl_sleep_seconds(double seconds);
 
+/* libwayland-client's errors go to a buffer instead of stderr, so that
+ * each command says what went wrong in one line of its own; the last
+ * message, "" if none. */
+void
+sf_ctl_wayland_log_capture(void);
+
+const char *
+sf_ctl_wayland_message(void);
+
 #endif /* STILLFRAMECTL_X_H */

@@ -121,6 +121,18 @@ wayland_log(const char *fmt, va_list ap)
 		wayland_message[--len] = '\0';
 }
 
+void
+sf_ctl_wayland_log_capture(void)
+{
+	wl_log_set_handler_client(wayland_log);
+}
+
+const char *
+sf_ctl_wayland_message(void)
+{
+	return wayland_message;
+}
+
 /* --- the connection --- */
 
 struct ctl {
@@ -219,7 +231,7 @@ ctl_connect(struct ctl *ctl)
 	const char *name = getenv("WAYLAND_DISPLAY");
 
 	*ctl = (struct ctl){ .socket = name ? name : "wayland-0" };
-	wl_log_set_handler_client(wayland_log);
+	sf_ctl_wayland_log_capture();
 	ctl->display = wl_display_connect(NULL);
 	if (!ctl->display) {
 		int err = errno;
