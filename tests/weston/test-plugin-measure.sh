@@ -19,7 +19,7 @@ done
 [ -x "${SF_CTL:-}" ] || wt_skip "SF_CTL does not name stillframectl"
 [ -x "${SF_MAKE_FAKE_TREE:-}" ] ||
 	wt_skip "SF_MAKE_FAKE_TREE does not name sf-make-fake-tree"
-fake_battery=$(dirname "$0")/sf-fake-battery
+fake_battery=$(dirname "$0")/../platform/sf-fake-battery
 
 ctl() {
 	WAYLAND_DISPLAY=$WT_SOCKET "$SF_CTL" "$@"
