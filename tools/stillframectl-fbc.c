@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +22,6 @@
 #include "stillframectl-screen.h"
 #include "stillframectl-x.h"	/* sf_ctl_json_string */
 
-#define EXIT_USAGE 2
 /* Larger than any panel; keeps a hostile header from asking for
  * gigabytes. */
 #define MAX_SIDE 16384
@@ -47,21 +45,7 @@ fbc_usage(FILE *f)
 		"10 run with --debug); --json prints one line per output.\n");
 }
 
-static int
-fbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-fbc_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("stillframectl: fbc: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'stillframectl fbc --help'.\n", stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) sf_ctl_command_usage_error("fbc", __VA_ARGS__)
 
 static int
 read_error(const char *path, const char *why)
@@ -370,16 +354,16 @@ sf_ctl_fbc_main(int argc, char **argv)
 			refresh = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(refresh >= 1) ||
 			    refresh > 1000)
-				return fbc_usage_error(
+				return usage_error(
 					"--refresh %s: expected Hz from 1 to "
 					"1000", optarg);
 			break;
 		}
 		case ':':
-			return fbc_usage_error("option '%s' needs a value",
+			return usage_error("option '%s' needs a value",
 					       argv[optind - 1]);
 		default:
-			return fbc_usage_error("unknown option '%s'",
+			return usage_error("unknown option '%s'",
 					       argv[optind - 1]);
 		}
 	}
@@ -387,12 +371,12 @@ sf_ctl_fbc_main(int argc, char **argv)
 		struct screen_options o = { refresh, json };
 
 		if (optind < argc)
-			return fbc_usage_error("--screen takes no IMAGE ('%s')",
+			return usage_error("--screen takes no IMAGE ('%s')",
 					       argv[optind]);
 		return sf_ctl_screen_capture(screen_shot, &o);
 	}
 	if (optind != argc - 1)
-		return fbc_usage_error(optind >= argc ? "missing IMAGE" :
+		return usage_error(optind >= argc ? "missing IMAGE" :
 							"one IMAGE only");
 
 	const char *path = argv[optind];

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,6 @@
 #include "stillframectl-platform.h"
 #include "stillframectl-x.h"	/* the clock and sleep */
 
-#define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 
 struct measure_options {
@@ -66,29 +64,15 @@ measure_usage(FILE *f)
 		"                             [--force] [--json] [--root DIR]\n"
 		"       stillframectl measure --ab --for SECONDS [--window S]\n"
 		"                             [--settle S] [--interval S] ...\n"
-		"Reads the battery's power every S seconds (1) for SECONDS and\n"
-		"prints the mean.  --ab pauses and resumes stillframe in turns,\n"
-		"--window seconds (30) each, drops the first --settle seconds (2)\n"
-		"after each switch, and prints the difference with a 95%%\n"
-		"confidence interval.  The battery must be discharging (--force\n"
-		"measures anyway).\n");
+		"Reads the battery's power every S seconds (1) for\n"
+		"SECONDS and prints the mean.  --ab pauses and resumes\n"
+		"stillframe in turns, --window seconds (30) each, drops the\n"
+		"first --settle seconds (2) after each switch, and prints the\n"
+		"difference with a 95%% confidence interval.  The battery\n"
+		"must be discharging (--force measures anyway).\n");
 }
 
-static int
-measure_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-measure_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("stillframectl: measure: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'stillframectl measure --help'.\n", stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) sf_ctl_command_usage_error("measure", __VA_ARGS__)
 
 static bool
 parse_seconds(const char *s, double min, double max, double *out)
@@ -208,8 +192,8 @@ print_plain(const struct sampler *s)
 	printf("power: mean %.3f W, min %.3f W, max %.3f W\n", mean, s->min,
 	       s->max);
 	if (have_by_energy)
-		printf("energy counter: mean %.3f W (energy_now fell %.4f Wh)\n",
-		       by_energy, s->energy_first - s->energy_last);
+		printf("energy counter: mean %.3f W (energy_now fell %.4f "
+		       "Wh)\n", by_energy, s->energy_first - s->energy_last);
 	else if (s->have_energy)
 		printf("energy counter: unknown (energy_now did not fall in "
 		       "%.1f s; its steps are coarse: measure longer)\n",
@@ -393,12 +377,12 @@ sf_ctl_measure_main(int argc, char **argv, const struct sf_ctl_policy *policy)
 			return 0;
 		case 'f':
 			if (!parse_seconds(optarg, 0.05, 7 * 86400, &o.seconds))
-				return measure_usage_error("--for %s: expected seconds from 0.05 to 604800",
+				return usage_error("--for %s: expected seconds from 0.05 to 604800",
 							   optarg);
 			break;
 		case 'i':
 			if (!parse_seconds(optarg, 0.05, 3600, &o.interval))
-				return measure_usage_error("--interval %s: expected seconds from 0.05 to 3600",
+				return usage_error("--interval %s: expected seconds from 0.05 to 3600",
 							   optarg);
 			break;
 		case 'a':
@@ -406,13 +390,13 @@ sf_ctl_measure_main(int argc, char **argv, const struct sf_ctl_policy *policy)
 			break;
 		case 'w':
 			if (!parse_seconds(optarg, 0.1, 86400, &o.window))
-				return measure_usage_error("--window %s: expected seconds from 0.1 to 86400",
+				return usage_error("--window %s: expected seconds from 0.1 to 86400",
 							   optarg);
 			window_given = true;
 			break;
 		case 's':
 			if (!parse_seconds(optarg, 0, 3600, &o.settle))
-				return measure_usage_error("--settle %s: expected seconds from 0 to 3600",
+				return usage_error("--settle %s: expected seconds from 0 to 3600",
 							   optarg);
 			window_given = true;
 			break;
@@ -424,30 +408,30 @@ sf_ctl_measure_main(int argc, char **argv, const struct sf_ctl_policy *policy)
 			break;
 		case 'r':
 			if (!sf_ctl_root_ok(optarg))
-				return measure_usage_error("--root needs an absolute directory without \"..\"");
+				return usage_error("--root needs an absolute directory without \"..\"");
 			o.root = optarg;
 			break;
 		case ':':
-			return measure_usage_error("option '%s' needs a value",
+			return usage_error("option '%s' needs a value",
 						   argv[optind - 1]);
 		default:
-			return measure_usage_error("unknown option '%s'",
+			return usage_error("unknown option '%s'",
 						   argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return measure_usage_error("unexpected argument '%s'",
+		return usage_error("unexpected argument '%s'",
 					   argv[optind]);
 	if (o.seconds == 0)
-		return measure_usage_error("--for SECONDS is required");
+		return usage_error("--for SECONDS is required");
 	if (window_given && !o.ab)
-		return measure_usage_error("--window and --settle go with --ab");
+		return usage_error("--window and --settle go with --ab");
 	if (o.ab && o.settle + o.interval > o.window)
-		return measure_usage_error("--window (%g s) leaves no reading after --settle (%g s) and one --interval (%g s)",
+		return usage_error("--window (%g s) leaves no reading after --settle (%g s) and one --interval (%g s)",
 					   o.window, o.settle, o.interval);
 	/* Welch needs two windows of each. */
 	if (o.ab && o.seconds / o.window + 1e-9 < 4)
-		return measure_usage_error("--ab needs at least 4 windows, two of each: --for of at least %g s with --window %g",
+		return usage_error("--ab needs at least 4 windows, two of each: --for of at least %g s with --window %g",
 					   4 * o.window, o.window);
 
 	struct sf_platform_options po;

@@ -57,6 +57,13 @@ int
 sf_ctl_x_output(const char *name, bool set, enum sf_ctl_power power);
 
 /* Shared by both, from stillframectl.c. */
+
+/* "stillframectl: COMMAND: " and the message, a pointer to COMMAND's
+ * --help; returns the exit status of bad usage, 2. */
+int
+sf_ctl_command_usage_error(const char *command, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 void
 sf_ctl_json_string(const char *s);
 

@@ -105,6 +105,19 @@ usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int
+sf_ctl_command_usage_error(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "stillframectl: %s: ", command);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'stillframectl %s --help'.\n", command);
+	return EXIT_USAGE;
+}
+
 /* --- what libwayland says --- */
 
 /* libwayland-client reports errors through its log handler; keep the
@@ -1633,9 +1646,26 @@ static int
 cmd_measure(enum backend backend, int argc, char **argv)
 {
 	struct wayland_policy wp = { 0 };
+	struct sf_ctl_policy policy;
+	int n = 0;
+
+	/* --x11 and --wayland may come after the command too, as for the
+	 * others; measure's own options are the rest. */
+	for (int i = 0; i < argc; i++) {
+		int ret = 0;
+
+		if (strcmp(argv[i], "--x11") == 0)
+			ret = force_backend(&backend, BACKEND_X11);
+		else if (strcmp(argv[i], "--wayland") == 0)
+			ret = force_backend(&backend, BACKEND_WAYLAND);
+		else
+			argv[n++] = argv[i];
+		if (ret != 0)
+			return ret;
+	}
+
 	struct args a = { .backend = backend,
 			  .backend_auto = backend == BACKEND_AUTO };
-	struct sf_ctl_policy policy;
 
 	if (a.backend_auto)
 		a.backend = auto_backend();
@@ -1646,7 +1676,7 @@ cmd_measure(enum backend backend, int argc, char **argv)
 		policy = (struct sf_ctl_policy){ wayland_get_paused,
 						 wayland_set_paused, &wp };
 
-	int ret = sf_ctl_measure_main(argc, argv, &policy);
+	int ret = sf_ctl_measure_main(n, argv, &policy);
 
 	ctl_disconnect(&wp.ctl);
 	return ret;
