@@ -77,4 +77,18 @@ SF_TEST(welch_needs_two_windows_of_each)
 	sf_assert(!sf_measure_welch(a, 1, a, 2, &w));
 }
 
+SF_TEST(energy_counter_mean)
+{
+	double w = -1;
+
+	/* 0.01 Wh in 6 s is 36 Ws in 6 s */
+	sf_assert(sf_measure_energy_watts(40.01, 40.0, 6, &w));
+	sf_assert_double_near(w, 6.0, 1e-9);
+	w = -1;
+	sf_assert(!sf_measure_energy_watts(40.0, 40.0, 6, &w));
+	sf_assert(!sf_measure_energy_watts(39.0, 40.0, 6, &w));
+	sf_assert(!sf_measure_energy_watts(40.01, 40.0, 0, &w));
+	sf_assert_double_near(w, -1, 0);
+}
+
 SF_TEST_MAIN()

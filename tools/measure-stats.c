@@ -56,6 +56,16 @@ sf_measure_t975(double df)
 }
 
 bool
+sf_measure_energy_watts(double first_wh, double last_wh, double seconds,
+			double *watts)
+{
+	if (!(seconds > 0) || !(first_wh > last_wh))
+		return false;
+	*watts = (first_wh - last_wh) * 3600 / seconds;
+	return true;
+}
+
+bool
 sf_measure_welch(const double *a, size_t n_a, const double *b, size_t n_b,
 		 struct sf_measure_welch *out)
 {

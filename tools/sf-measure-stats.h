@@ -26,6 +26,13 @@ sf_measure_variance(const double *values, size_t n);
 double
 sf_measure_t975(double df);
 
+/* The mean power, in W, by an energy counter that fell from
+ * `first_wh` to `last_wh` in `seconds`; false when it did not fall
+ * (batteries update it in coarse steps) or no time passed. */
+bool
+sf_measure_energy_watts(double first_wh, double last_wh, double seconds,
+			double *watts);
+
 struct sf_measure_welch {
 	double mean_a, mean_b;
 	double difference;		/* mean_a - mean_b */

@@ -159,13 +159,9 @@ take_sample(struct sampler *s, double *watts)
 static bool
 energy_watts(const struct sampler *s, double *watts)
 {
-	double hours = (s->t_last - s->t_first) / 3600;
-
-	if (!s->have_energy || hours <= 0 ||
-	    s->energy_first <= s->energy_last)
-		return false;
-	*watts = (s->energy_first - s->energy_last) / hours;
-	return true;
+	return s->have_energy &&
+	       sf_measure_energy_watts(s->energy_first, s->energy_last,
+				       s->t_last - s->t_first, watts);
 }
 
 static void
