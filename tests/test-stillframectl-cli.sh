@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..34"
+echo "1..42"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
 check $? "--help prints the usage"
@@ -149,6 +149,34 @@ check $? "SIGTERM ends platform --try cleanly"
 [ "$(gt min) $(gt max) $(gt boost)" = "400 1100 1100" ] &&
 	[ ! -e "$tree/run/stillframe/platform-state" ]
 check $? "and the user's clocks are back, with no state file left"
+rm -rf "$tree"
+
+# measure: the battery of a fake tree, refused when it charges.
+expect 2 measure && grep -q 'measure: --for SECONDS is required' "$tmp/err"
+check $? "measure needs --for"
+expect 2 measure --for 10 --window 2 &&
+	grep -q -- '--window and --settle go with --ab' "$tmp/err"
+check $? "measure --window without --ab is refused"
+expect 2 measure --ab --for 10 --window 5 &&
+	grep -q 'needs at least 4 windows, two of each' "$tmp/err"
+check $? "measure --ab with fewer than four windows is refused"
+expect 2 measure --ab --for 40 --window 2 --settle 2 &&
+	grep -q 'leaves no reading after --settle' "$tmp/err"
+check $? "measure --ab with a settle time as long as the window is refused"
+expect 1 measure --root "$tmp/root" --for 0.1 &&
+	grep -q "no battery under $tmp/root/sys/class/power_supply" "$tmp/err"
+check $? "measure without a battery exits 1 and says where it looked"
+tree=$("$make_fake_tree" --battery Discharging)
+expect 0 measure --root "$tree" --for 0.2 --interval 0.1 &&
+	grep -q '^power: mean 10.000 W, min 10.000 W, max 10.000 W$' "$tmp/out"
+check $? "measure reads the fake battery's 10 W"
+echo Charging > "$tree/sys/class/power_supply/BAT0/status"
+expect 1 measure --root "$tree" --for 0.2 --interval 0.1 &&
+	grep -q 'the battery is not discharging' "$tmp/err" && [ ! -s "$tmp/out" ]
+check $? "measure refuses a charging battery"
+expect 0 measure --root "$tree" --for 0.2 --interval 0.1 --force --json &&
+	grep -q '"mean_w": 10.000' "$tmp/out"
+check $? "measure --force measures it anyway"
 rm -rf "$tree"
 
 tap_exit

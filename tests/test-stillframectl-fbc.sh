@@ -26,7 +26,7 @@ gt() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'
 }
 
-echo "1..12"
+echo "1..14"
 
 for p in flat vertical horizontal noise; do
 	$make_image $p 1024 100 "$tmp/$p.ppm"
@@ -88,5 +88,15 @@ expect 2 fbc --refresh 0 "$tmp/flat.ppm" &&
 	expect 2 fbc && grep -q 'missing IMAGE' "$tmp/err" &&
 	expect 2 fbc a b && grep -q 'one IMAGE only' "$tmp/err"
 check $? "bad options and operands are usage errors"
+
+expect 2 fbc --screen "$tmp/flat.ppm" &&
+	grep -q -- "--screen takes no IMAGE ('$tmp/flat.ppm')" "$tmp/err"
+check $? "--screen and an IMAGE are one or the other"
+
+mkdir -m 700 "$tmp/run"
+XDG_RUNTIME_DIR="$tmp/run" WAYLAND_DISPLAY=sf-none \
+	expect 1 fbc --screen &&
+	grep -q 'fbc --screen: no Wayland compositor at sf-none' "$tmp/err"
+check $? "--screen without a compositor exits 1 and names the socket"
 
 tap_exit

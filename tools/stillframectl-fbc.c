@@ -3,11 +3,12 @@
  * stillframectl fbc IMAGE: reads a PNG (libpng) or a binary PPM, runs
  * its lines and its columns through the framebuffer-compression estimate
  * of common/ and prints the ratio, what the display engine would read
- * per second at the given refresh, and advice.  Needs no compositor.
+ * per second at the given refresh, and advice.  Needs no compositor,
+ * but with --screen it takes Weston's outputs instead, as they are
+ * (stillframectl-screen.c).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,9 @@
 
 #include "sf-fbc.h"
 #include "stillframectl-fbc.h"
+#include "stillframectl-screen.h"
 #include "stillframectl-x.h"	/* sf_ctl_json_string */
 
-#define EXIT_USAGE 2
 /* Larger than any panel; keeps a hostile header from asking for
  * gigabytes. */
 #define MAX_SIDE 16384
@@ -35,27 +36,16 @@ fbc_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: stillframectl fbc [--refresh HZ] [--json] IMAGE\n"
+		"       stillframectl fbc [--refresh HZ] [--json] --screen\n"
 		"Estimates how well IMAGE (a wallpaper, a screenshot: PNG or\n"
 		"binary PPM) compresses under line-by-line run-length framebuffer\n"
 		"compression, what the display reads per second at HZ (60), and\n"
-		"what would compress better.\n");
+		"what would compress better.  --screen takes each output of the\n"
+		"Weston at $WAYLAND_DISPLAY instead (weston_screenshooter: Weston\n"
+		"10 run with --debug); --json prints one line per output.\n");
 }
 
-static int
-fbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-fbc_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("stillframectl: fbc: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'stillframectl fbc --help'.\n", stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) sf_ctl_command_usage_error("fbc", __VA_ARGS__)
 
 static int
 read_error(const char *path, const char *why)
@@ -255,9 +245,10 @@ advice_text(enum sf_fbc_advice advice)
 	return "";
 }
 
+/* `what` is "image" (path a file) or "output" (path its name). */
 static void
-print_result(const char *path, const struct image *img, double refresh,
-	     const struct sf_fbc_estimate *lines,
+print_result(const char *what, const char *path, const struct image *img,
+	     double refresh, const struct sf_fbc_estimate *lines,
 	     const struct sf_fbc_estimate *columns, bool json)
 {
 	enum sf_fbc_advice advice = sf_fbc_advise(lines, columns);
@@ -267,7 +258,7 @@ print_result(const char *path, const struct image *img, double refresh,
 				1e6;
 
 	if (json) {
-		fputs("{\"image\": ", stdout);
+		printf("{\"%s\": ", what);
 		sf_ctl_json_string(path);
 		printf(", \"width\": %u, \"height\": %u, \"ratio\": %.3f, "
 		       "\"lines\": %u, \"lines_compressed\": %u, "
@@ -282,7 +273,7 @@ print_result(const char *path, const struct image *img, double refresh,
 		fputs("}\n", stdout);
 		return;
 	}
-	printf("image: %s, %ux%u\n", path, img->width, img->height);
+	printf("%s: %s, %ux%u\n", what, path, img->width, img->height);
 	printf("compression: %.2fx (estimated: line-by-line run lengths)\n",
 	       ratio);
 	printf("lines that compress: %u of %u (%.1f%%)\n",
@@ -295,17 +286,52 @@ print_result(const char *path, const struct image *img, double refresh,
 	       advice_text(advice));
 }
 
+/* Estimates and prints one image; the result's exit status. */
+static int
+estimate_and_print(const char *what, const char *path,
+		   const struct image *img, double refresh, bool json)
+{
+	uint32_t *column = malloc(sizeof(*column) * img->height);
+
+	if (!column)
+		return read_error(path, "out of memory");
+
+	struct sf_fbc_estimate lines, columns;
+
+	estimate_image(img, &lines, &columns, column);
+	print_result(what, path, img, refresh, &lines, &columns, json);
+	free(column);
+	return 0;
+}
+
+struct screen_options {
+	double refresh;
+	bool json;
+};
+
+static int
+screen_shot(void *data, const char *output, uint32_t width, uint32_t height,
+	    uint32_t *pixels)
+{
+	const struct screen_options *o = data;
+	struct image img = { width, height, pixels };
+
+	return estimate_and_print("output", output, &img, o->refresh,
+				  o->json);
+}
+
 int
 sf_ctl_fbc_main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "refresh", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "screen", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double refresh = 60.0;
-	bool json = false;
+	bool json = false, screen = false;
 	int c;
 
 	optind = 1;
@@ -318,6 +344,9 @@ sf_ctl_fbc_main(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 's':
+			screen = true;
+			break;
 		case 'r': {
 			char *end;
 
@@ -325,21 +354,29 @@ sf_ctl_fbc_main(int argc, char **argv)
 			refresh = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(refresh >= 1) ||
 			    refresh > 1000)
-				return fbc_usage_error(
+				return usage_error(
 					"--refresh %s: expected Hz from 1 to "
 					"1000", optarg);
 			break;
 		}
 		case ':':
-			return fbc_usage_error("option '%s' needs a value",
+			return usage_error("option '%s' needs a value",
 					       argv[optind - 1]);
 		default:
-			return fbc_usage_error("unknown option '%s'",
+			return usage_error("unknown option '%s'",
 					       argv[optind - 1]);
 		}
 	}
+	if (screen) {
+		struct screen_options o = { refresh, json };
+
+		if (optind < argc)
+			return usage_error("--screen takes no IMAGE ('%s')",
+					       argv[optind]);
+		return sf_ctl_screen_capture(screen_shot, &o);
+	}
 	if (optind != argc - 1)
-		return fbc_usage_error(optind >= argc ? "missing IMAGE" :
+		return usage_error(optind >= argc ? "missing IMAGE" :
 							"one IMAGE only");
 
 	const char *path = argv[optind];
@@ -351,17 +388,7 @@ sf_ctl_fbc_main(int argc, char **argv)
 		return ret;
 	}
 
-	uint32_t *column = malloc(sizeof(*column) * img.height);
-	if (!column) {
-		free(img.pixels);
-		return read_error(path, "out of memory");
-	}
-
-	struct sf_fbc_estimate lines, columns;
-
-	estimate_image(&img, &lines, &columns, column);
-	print_result(path, &img, refresh, &lines, &columns, json);
-	free(column);
+	ret = estimate_and_print("image", path, &img, refresh, json);
 	free(img.pixels);
-	return 0;
+	return ret;
 }

@@ -110,6 +110,12 @@ try_low(struct sf_platform *p, double seconds)
 	return 0;
 }
 
+bool
+sf_ctl_root_ok(const char *root)
+{
+	return root[0] == '/' && !strstr(root, "..");
+}
+
 int
 sf_ctl_platform_main(int argc, char **argv)
 {
@@ -134,7 +140,7 @@ sf_ctl_platform_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (optarg[0] != '/' || strstr(optarg, ".."))
+			if (!sf_ctl_root_ok(optarg))
 				return usage_error(command, "--root needs an "
 						   "absolute directory without "
 						   "\"..\"");

@@ -953,6 +953,22 @@ sf_ctl_x_pause(bool paused)
 }
 
 int
+sf_ctl_x_get_paused(bool *paused)
+{
+	struct xctl x;
+	struct x_status st = { 0 };
+	int ret = xctl_connect(&x);
+
+	if (ret == 0)
+		ret = fetch_status(&x, &st);
+	if (ret == 0)
+		*paused = st.paused;
+	status_free(&st);
+	xctl_disconnect(&x);
+	return ret;
+}
+
+int
 sf_ctl_x_hint(uint32_t window, const struct sf_ctl_hints *h)
 {
 	struct xctl x;

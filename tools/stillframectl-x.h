@@ -37,6 +37,10 @@ sf_ctl_x_top(double interval, long count, bool json, bool all);
 int
 sf_ctl_x_pause(bool paused);
 
+/* Whether stillframe is paused now (for measure --ab). */
+int
+sf_ctl_x_get_paused(bool *paused);
+
 int
 sf_ctl_x_hint(uint32_t window, const struct sf_ctl_hints *hints);
 
@@ -58,6 +62,13 @@ int
 sf_ctl_x_trace(double seconds, const char *path);
 
 /* Shared by both, from stillframectl.c. */
+
+/* "stillframectl: COMMAND: " and the message, a pointer to COMMAND's
+ * --help; returns the exit status of bad usage, 2. */
+int
+sf_ctl_command_usage_error(const char *command, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 void
 sf_ctl_json_string(const char *s);
 
@@ -86,5 +97,13 @@ sf_ctl_output_file_open(struct sf_ctl_output_file *of, const char *path,
  * why. */
 int
 sf_ctl_output_file_close(struct sf_ctl_output_file *of, bool keep);
+/* libwayland-client's errors go to a buffer instead of stderr, so that
+ * each command says what went wrong in one line of its own; the last
+ * message, "" if none. */
+void
+sf_ctl_wayland_log_capture(void);
+
+const char *
+sf_ctl_wayland_message(void);
 
 #endif /* STILLFRAMECTL_X_H */

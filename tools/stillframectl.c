@@ -17,6 +17,7 @@
 #include "stillframe-v1-client-protocol.h"	/* the priority enum */
 #include "stillframectl-x.h"
 #include "stillframectl-fbc.h"
+#include "stillframectl-measure.h"
 #include "stillframectl-platform.h"
 #include "stillframectl-timeline.h"
 #include "stillframectl-trace.h"
@@ -84,9 +85,16 @@ usage(FILE *f)
 		"                         replay a trace through the policy core and\n"
 		"                         draw refresh, idle state, repaints, DPMS,\n"
 		"                         GPU clocks and input over time\n"
+		"  measure --for SECONDS [--interval S] [--force] [--json]\n"
+		"          [--root DIR]   the battery's mean power over SECONDS\n"
+		"  measure --ab --for SECONDS [--window S] [--settle S] ...\n"
+		"                         stillframe paused and running in turns:\n"
+		"                         the difference, with a 95%% confidence\n"
+		"                         interval (see 'measure --help')\n"
 		"On X11, hint takes a WINDOW (0x40000c or decimal) instead of a\n"
 		"SURFACE-ID, and the server takes hints only from the window's\n"
-		"own client.  platform, restore, fbc and timeline need neither.\n");
+		"own client.  platform, restore, fbc and timeline need neither,\n"
+		"nor does measure without --ab.\n");
 }
 
 static int
@@ -106,6 +114,19 @@ usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int
+sf_ctl_command_usage_error(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "stillframectl: %s: ", command);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'stillframectl %s --help'.\n", command);
+	return EXIT_USAGE;
+}
+
 /* --- what libwayland says --- */
 
 /* libwayland-client reports errors through its log handler; keep the
@@ -120,6 +141,18 @@ wayland_log(const char *fmt, va_list ap)
 
 	while (len && wayland_message[len - 1] == '\n')
 		wayland_message[--len] = '\0';
+}
+
+void
+sf_ctl_wayland_log_capture(void)
+{
+	wl_log_set_handler_client(wayland_log);
+}
+
+const char *
+sf_ctl_wayland_message(void)
+{
+	return wayland_message;
 }
 
 /* --- the connection --- */
@@ -220,7 +253,7 @@ ctl_connect(struct ctl *ctl)
 	const char *name = getenv("WAYLAND_DISPLAY");
 
 	*ctl = (struct ctl){ .socket = name ? name : "wayland-0" };
-	wl_log_set_handler_client(wayland_log);
+	sf_ctl_wayland_log_capture();
 	ctl->display = wl_display_connect(NULL);
 	if (!ctl->display) {
 		int err = errno;
@@ -1748,6 +1781,107 @@ run_x11(const struct args *a)
 #endif
 }
 
+/* --- measure --ab steering the policy --- */
+
+struct wayland_policy {
+	struct ctl ctl;
+	bool connected;
+};
+
+static int
+wayland_get_paused(void *data, bool *paused)
+{
+	struct wayland_policy *wp = data;
+
+	if (!wp->connected) {
+		int ret = ctl_connect(&wp->ctl);
+
+		if (ret != 0)
+			return ret;
+		wp->connected = true;
+	}
+	if (!wp->ctl.have_paused) {
+		fprintf(stderr, "stillframectl: the compositor did not say whether stillframe is paused\n");
+		return 1;
+	}
+	*paused = wp->ctl.paused;
+	return 0;
+}
+
+static int
+wayland_set_paused(void *data, bool paused)
+{
+	struct wayland_policy *wp = data;
+
+	return cmd_pause(&wp->ctl, paused);
+}
+
+static int
+x11_get_paused(void *data, bool *paused)
+{
+	const struct args *a = data;
+
+#ifdef SF_CTL_HAVE_X11
+	(void)a;
+	return sf_ctl_x_get_paused(paused);
+#else
+	return run_x11(a);
+#endif
+}
+
+static int
+x11_set_paused(void *data, bool paused)
+{
+	const struct args *a = data;
+
+#ifdef SF_CTL_HAVE_X11
+	(void)a;
+	return sf_ctl_x_pause(paused);
+#else
+	return run_x11(a);
+#endif
+}
+
+static int
+cmd_measure(enum backend backend, int argc, char **argv)
+{
+	struct wayland_policy wp = { 0 };
+	struct sf_ctl_policy policy;
+	int n = 0;
+
+	/* --x11 and --wayland may come after the command too, as for the
+	 * others; measure's own options are the rest. */
+	for (int i = 0; i < argc; i++) {
+		int ret = 0;
+
+		if (strcmp(argv[i], "--x11") == 0)
+			ret = force_backend(&backend, BACKEND_X11);
+		else if (strcmp(argv[i], "--wayland") == 0)
+			ret = force_backend(&backend, BACKEND_WAYLAND);
+		else
+			argv[n++] = argv[i];
+		if (ret != 0)
+			return ret;
+	}
+
+	struct args a = { .backend = backend,
+			  .backend_auto = backend == BACKEND_AUTO };
+
+	if (a.backend_auto)
+		a.backend = auto_backend();
+	if (a.backend == BACKEND_X11)
+		policy = (struct sf_ctl_policy){ x11_get_paused,
+						 x11_set_paused, &a };
+	else
+		policy = (struct sf_ctl_policy){ wayland_get_paused,
+						 wayland_set_paused, &wp };
+
+	int ret = sf_ctl_measure_main(n, argv, &policy);
+
+	ctl_disconnect(&wp.ctl);
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1792,6 +1926,9 @@ main(int argc, char **argv)
 		return sf_ctl_fbc_main(argc - first, argv + first);
 	if (strcmp(arg, "timeline") == 0)
 		return sf_ctl_timeline_main(argc - first, argv + first);
+	/* The battery; --ab steers the policy too. */
+	if (strcmp(arg, "measure") == 0)
+		return cmd_measure(backend, argc - first, argv + first);
 
 	int ret = parse_args(argc - first, argv + first, backend, &args);
 
