@@ -1241,6 +1241,12 @@ sf_output_create(struct sf_core *core, const char *name,
 	o->power_dirty = o->unneeded;
 	/* A keep-awake request made before it appeared covers it too. */
 	o->cap_dirty = core->keep_awake_until != 0;
+	/* The selector has its say at the first dispatch, as after a wake:
+	 * an output that starts below the rate an active user gets (left
+	 * low by a run that died, or set low before stillframe loaded)
+	 * would otherwise stay there, input or not, until its first idle
+	 * stage had come and gone. */
+	o->votes_dirty = true;
 	struct sf_governor_params gp;
 	sf_config_governor_params(&core->config, o->kind, &gp);
 	sf_governor_init(&o->gov, &gp, now);

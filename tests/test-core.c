@@ -788,6 +788,29 @@ SF_TEST(hint_outside_a_repaint_is_served_at_the_next_dispatch)
 	sf_core_destroy(core);
 }
 
+/* Found by tests/fuzz/fuzz-core: an output that appeared below its
+ * native rate (a mode left low by a run that died) stayed there while
+ * the user typed, since input on an ACTIVE output changes no state. */
+SF_TEST(output_created_at_a_low_rate_is_raised_for_an_active_user)
+{
+	struct sf_config cfg;
+	struct recorder r = { .backlight = 100 };
+
+	sf_config_init_defaults(&cfg);
+	struct sf_core *core = sf_core_create(&cfg, &rec_interface, &r, 0);
+	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
+					       2, 0);
+	r.mode = 2;
+
+	sf_core_notify_input(core, SF_INPUT_KEY, SF_MSEC(10));
+	sf_assert_int_le(sf_core_next_deadline(core), SF_MSEC(10));
+	sf_core_dispatch(core, SF_MSEC(10));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	sf_assert_int_eq(r.mode, 0);
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_core_destroy(core);
+}
+
 SF_TEST(demo_scenario_decisions)
 {
 	static struct demo_run d;
