@@ -1065,7 +1065,12 @@ sf_core_next_deadline(const struct sf_core *core)
 			if (t < next)
 				next = t;
 		}
+		/* Only a flush request_flush() would make: a dark output's
+		 * damage waits for the power-on, which paints, and a
+		 * deadline that asks nothing of the adapter would have it
+		 * call back at once, over and over. */
 		if (o->gate.deferred && !o->flush_requested &&
+		    o->gate.pending && o->powered &&
 		    o->gate.deadline < next)
 			next = o->gate.deadline;
 	}

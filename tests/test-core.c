@@ -318,6 +318,56 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 	return held;
 }
 
+static bool
+rec_set_output_power(void *data, struct sf_output *o, bool on)
+{
+	struct recorder *r = data;
+
+	r->calls++;
+	return true;
+}
+
+/* Found by tests/fuzz/fuzz-core: a dark output's held damage kept its
+ * flush deadline (input sets it a frame ahead) in
+ * sf_core_next_deadline(), but the flush is not asked for while dark, so once the deadline passed the core asked to be run
+ * at that same instant again and again: a busy loop in the adapter. */
+SF_TEST(held_damage_of_a_dark_output_asks_for_no_dispatch)
+{
+	struct sf_config cfg;
+	struct recorder r = { .backlight = 100 };
+	struct sf_core_interface iface = rec_interface;
+
+	iface.set_output_power = rec_set_output_power;
+	sf_config_init_defaults(&cfg);
+	struct sf_core *core = sf_core_create(&cfg, &iface, &r, 0);
+	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
+					       0, 0);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+	sf_time_t t;
+	sf_assert_int_gt(blink_for_a_while(core, o, s, &t), 0);
+
+	/* Damage is held when the user turns the output off, then types
+	 * (on another screen): held damage is due a frame after input. */
+	sf_output_request_power(o, SF_OUTPUT_POWER_OFF, t);
+	sf_assert(!sf_output_is_powered(o));
+	sf_core_notify_input(core, SF_INPUT_KEY, t);
+	sf_assert(!sf_output_is_powered(o));
+	sf_core_dispatch(core, t);
+	unsigned before = r.repaint_requests;
+	for (int i = 0; i < 100; i++) {
+		sf_time_t next = sf_core_next_deadline(core);
+		if (next > t + SF_SEC(5))
+			break;
+		/* Each call back is later than the one just served. */
+		sf_assert_int_gt(next, t);
+		t = next;
+		sf_core_dispatch(core, t);
+	}
+	sf_assert_int_eq(r.repaint_requests, before);
+	sf_core_destroy(core);
+}
+
 /* A seconds clock that waits for its frame callbacks, as toolkits do:
  * held back by the throttle, it commits only when they are released,
  * and must stay "ticking" rather than fall back to static at each
