@@ -964,8 +964,13 @@ sf_core_set_paused(struct sf_core *core, bool paused, sf_time_t now)
 		core->config.enable = core->enable_before_pause;
 		core_log(core, SF_LOG_INFO, "policy resumed");
 		sf_core_notify_input(core, SF_INPUT_KEY, now);
-		sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		/* An output that kept ACTIVE while paused changed no state
+		 * on that input: its rate, put back to the user's, is
+		 * chosen again at the next dispatch. */
+		sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+			o->votes_dirty = true;
 			apply_power(o, now);
+		}
 		return;
 	}
 	if (core->config.enable) {

@@ -861,6 +861,32 @@ SF_TEST(output_created_at_a_low_rate_is_raised_for_an_active_user)
 	sf_core_destroy(core);
 }
 
+/* Found by tests/fuzz/fuzz-core: pausing puts back the user's rate,
+ * and resuming counts as input, but an output still ACTIVE changed no
+ * state on it, so it stayed at the user's lower rate while in use. */
+SF_TEST(resume_raises_the_rate_pause_put_back)
+{
+	struct sf_config cfg;
+	struct recorder r = { .backlight = 100 };
+
+	sf_config_init_defaults(&cfg);
+	struct sf_core *core = sf_core_create(&cfg, &rec_interface, &r, 0);
+	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
+					       2, 0);
+	r.mode = 2;
+	sf_core_dispatch(core, 0);
+	sf_assert_int_eq(r.mode, 0);
+
+	sf_core_set_paused(core, true, SF_MSEC(10));
+	sf_assert_int_eq(r.mode, 2);
+	sf_core_set_paused(core, false, SF_MSEC(20));
+	sf_assert_int_le(sf_core_next_deadline(core), SF_MSEC(20));
+	sf_core_dispatch(core, SF_MSEC(20));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	sf_assert_int_eq(r.mode, 0);
+	sf_core_destroy(core);
+}
+
 SF_TEST(demo_scenario_decisions)
 {
 	static struct demo_run d;
