@@ -838,19 +838,28 @@ SF_TEST(hint_outside_a_repaint_is_served_at_the_next_dispatch)
 	sf_core_destroy(core);
 }
 
+/* The default core with the panel running its 30 Hz mode from the
+ * start, as a run that died at low refresh leaves it. */
+static struct sf_core *
+make_core_at_30hz(struct recorder *r, struct sf_output **o)
+{
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	*r = (struct recorder){ .backlight = 100, .mode = 2 };
+	struct sf_core *core = sf_core_create(&cfg, &rec_interface, r, 0);
+	*o = sf_output_create(core, "eDP-1", panel_modes, 3, 2, 0);
+	return core;
+}
+
 /* Found by tests/fuzz/fuzz-core: an output that appeared below its
  * native rate (a mode left low by a run that died) stayed there while
  * the user typed, since input on an ACTIVE output changes no state. */
 SF_TEST(output_created_at_a_low_rate_is_raised_for_an_active_user)
 {
-	struct sf_config cfg;
-	struct recorder r = { .backlight = 100 };
-
-	sf_config_init_defaults(&cfg);
-	struct sf_core *core = sf_core_create(&cfg, &rec_interface, &r, 0);
-	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
-					       2, 0);
-	r.mode = 2;
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core_at_30hz(&r, &o);
 
 	sf_core_notify_input(core, SF_INPUT_KEY, SF_MSEC(10));
 	sf_assert_int_le(sf_core_next_deadline(core), SF_MSEC(10));
@@ -866,14 +875,9 @@ SF_TEST(output_created_at_a_low_rate_is_raised_for_an_active_user)
  * state on it, so it stayed at the user's lower rate while in use. */
 SF_TEST(resume_raises_the_rate_pause_put_back)
 {
-	struct sf_config cfg;
-	struct recorder r = { .backlight = 100 };
-
-	sf_config_init_defaults(&cfg);
-	struct sf_core *core = sf_core_create(&cfg, &rec_interface, &r, 0);
-	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
-					       2, 0);
-	r.mode = 2;
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core_at_30hz(&r, &o);
 	sf_core_dispatch(core, 0);
 	sf_assert_int_eq(r.mode, 0);
 
