@@ -329,8 +329,9 @@ rec_set_output_power(void *data, struct sf_output *o, bool on)
 
 /* Found by tests/fuzz/fuzz-core: a dark output's held damage kept its
  * flush deadline (input sets it a frame ahead) in
- * sf_core_next_deadline(), but the flush is not asked for while dark, so once the deadline passed the core asked to be run
- * at that same instant again and again: a busy loop in the adapter. */
+ * sf_core_next_deadline(), but no flush is asked for while dark, so
+ * once the deadline passed the core asked to be run at that same
+ * instant again and again: a busy loop in the adapter. */
 SF_TEST(held_damage_of_a_dark_output_asks_for_no_dispatch)
 {
 	struct sf_config cfg;

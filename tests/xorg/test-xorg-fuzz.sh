@@ -50,7 +50,8 @@ for order in native swapped; do
 		[ "$len" -gt 1 ] && n=$((RANDOM % len))
 		# Half of the known requests get their right length and
 		# random values, to reach past the length checks.
-		if [ "$minor" -lt ${#SIZES[@]} ] && [ $((RANDOM % 2)) = 0 ]; then
+		if [ "$minor" -lt ${#SIZES[@]} ] &&
+			[ $((RANDOM % 2)) = 0 ]; then
 			len=${SIZES[$minor]}
 			n=$((len - 1))
 		fi
