@@ -964,8 +964,13 @@ sf_core_set_paused(struct sf_core *core, bool paused, sf_time_t now)
 		core->config.enable = core->enable_before_pause;
 		core_log(core, SF_LOG_INFO, "policy resumed");
 		sf_core_notify_input(core, SF_INPUT_KEY, now);
-		sf_list_for_each(o, &core->outputs, struct sf_output, link)
+		/* An output that kept ACTIVE while paused changed no state
+		 * on that input: its rate, put back to the user's, is
+		 * chosen again at the next dispatch. */
+		sf_list_for_each(o, &core->outputs, struct sf_output, link) {
+			o->votes_dirty = true;
 			apply_power(o, now);
+		}
 		return;
 	}
 	if (core->config.enable) {
@@ -1065,7 +1070,12 @@ sf_core_next_deadline(const struct sf_core *core)
 			if (t < next)
 				next = t;
 		}
+		/* Only a flush request_flush() would make: a dark output's
+		 * damage waits for the power-on, which paints, and a
+		 * deadline that asks nothing of the adapter would have it
+		 * call back at once, over and over. */
 		if (o->gate.deferred && !o->flush_requested &&
+		    o->gate.pending && o->powered &&
 		    o->gate.deadline < next)
 			next = o->gate.deadline;
 	}
@@ -1241,6 +1251,12 @@ sf_output_create(struct sf_core *core, const char *name,
 	o->power_dirty = o->unneeded;
 	/* A keep-awake request made before it appeared covers it too. */
 	o->cap_dirty = core->keep_awake_until != 0;
+	/* The selector has its say at the first dispatch, as after a wake:
+	 * an output that starts below the rate an active user gets (left
+	 * low by a run that died, or set low before stillframe loaded)
+	 * would otherwise stay there, input or not, until its first idle
+	 * stage had come and gone. */
+	o->votes_dirty = true;
 	struct sf_governor_params gp;
 	sf_config_governor_params(&core->config, o->kind, &gp);
 	sf_governor_init(&o->gov, &gp, now);

@@ -318,6 +318,57 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 	return held;
 }
 
+static bool
+rec_set_output_power(void *data, struct sf_output *o, bool on)
+{
+	struct recorder *r = data;
+
+	r->calls++;
+	return true;
+}
+
+/* Found by tests/fuzz/fuzz-core: a dark output's held damage kept its
+ * flush deadline (input sets it a frame ahead) in
+ * sf_core_next_deadline(), but no flush is asked for while dark, so
+ * once the deadline passed the core asked to be run at that same
+ * instant again and again: a busy loop in the adapter. */
+SF_TEST(held_damage_of_a_dark_output_asks_for_no_dispatch)
+{
+	struct sf_config cfg;
+	struct recorder r = { .backlight = 100 };
+	struct sf_core_interface iface = rec_interface;
+
+	iface.set_output_power = rec_set_output_power;
+	sf_config_init_defaults(&cfg);
+	struct sf_core *core = sf_core_create(&cfg, &iface, &r, 0);
+	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
+					       0, 0);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.2, 0);
+	sf_time_t t;
+	sf_assert_int_gt(blink_for_a_while(core, o, s, &t), 0);
+
+	/* Damage is held when the user turns the output off, then types
+	 * (on another screen): held damage is due a frame after input. */
+	sf_output_request_power(o, SF_OUTPUT_POWER_OFF, t);
+	sf_assert(!sf_output_is_powered(o));
+	sf_core_notify_input(core, SF_INPUT_KEY, t);
+	sf_assert(!sf_output_is_powered(o));
+	sf_core_dispatch(core, t);
+	unsigned before = r.repaint_requests;
+	for (int i = 0; i < 100; i++) {
+		sf_time_t next = sf_core_next_deadline(core);
+		if (next > t + SF_SEC(5))
+			break;
+		/* Each call back is later than the one just served. */
+		sf_assert_int_gt(next, t);
+		t = next;
+		sf_core_dispatch(core, t);
+	}
+	sf_assert_int_eq(r.repaint_requests, before);
+	sf_core_destroy(core);
+}
+
 /* A seconds clock that waits for its frame callbacks, as toolkits do:
  * held back by the throttle, it commits only when they are released,
  * and must stay "ticking" rather than fall back to static at each
@@ -785,6 +836,59 @@ SF_TEST(hint_outside_a_repaint_is_served_at_the_next_dispatch)
 	sf_core_dispatch(core, SF_SEC(10));
 	sf_assert_int_eq(r.mode, 1);
 	sf_assert_int_gt(sf_core_next_deadline(core), SF_SEC(10));
+	sf_core_destroy(core);
+}
+
+/* The default core with the panel running its 30 Hz mode from the
+ * start, as a run that died at low refresh leaves it. */
+static struct sf_core *
+make_core_at_30hz(struct recorder *r, struct sf_output **o)
+{
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	*r = (struct recorder){ .backlight = 100, .mode = 2 };
+	struct sf_core *core = sf_core_create(&cfg, &rec_interface, r, 0);
+	*o = sf_output_create(core, "eDP-1", panel_modes, 3, 2, 0);
+	return core;
+}
+
+/* Found by tests/fuzz/fuzz-core: an output that appeared below its
+ * native rate (a mode left low by a run that died) stayed there while
+ * the user typed, since input on an ACTIVE output changes no state. */
+SF_TEST(output_created_at_a_low_rate_is_raised_for_an_active_user)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core_at_30hz(&r, &o);
+
+	sf_core_notify_input(core, SF_INPUT_KEY, SF_MSEC(10));
+	sf_assert_int_le(sf_core_next_deadline(core), SF_MSEC(10));
+	sf_core_dispatch(core, SF_MSEC(10));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	sf_assert_int_eq(r.mode, 0);
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_core_destroy(core);
+}
+
+/* Found by tests/fuzz/fuzz-core: pausing puts back the user's rate,
+ * and resuming counts as input, but an output still ACTIVE changed no
+ * state on it, so it stayed at the user's lower rate while in use. */
+SF_TEST(resume_raises_the_rate_pause_put_back)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core_at_30hz(&r, &o);
+	sf_core_dispatch(core, 0);
+	sf_assert_int_eq(r.mode, 0);
+
+	sf_core_set_paused(core, true, SF_MSEC(10));
+	sf_assert_int_eq(r.mode, 2);
+	sf_core_set_paused(core, false, SF_MSEC(20));
+	sf_assert_int_le(sf_core_next_deadline(core), SF_MSEC(20));
+	sf_core_dispatch(core, SF_MSEC(20));
+	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
+	sf_assert_int_eq(r.mode, 0);
 	sf_core_destroy(core);
 }
 
