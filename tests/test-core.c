@@ -584,10 +584,10 @@ SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
 	sf_assert(cls == SF_CLASS_ANIMATING || cls == SF_CLASS_VIDEO);
 	/* Animating at 60 fps: two reads in every 128 commits (the 120 of
 	 * SF_PIXEL_SAMPLE_INTERVAL_MS, up to a power of two). */
-	const int period = 128;
+	const unsigned period = 128;
 	sf_assert_int_eq(SF_PIXEL_SAMPLE_INTERVAL_MS, 2000);
 	unsigned reads = 0;
-	for (int i = 0; i < 4 * period; i++, f++,
+	for (unsigned i = 0; i < 4 * period; i++, f++,
 	     t += SF_SEC(1) / 60)
 		reads += commit_frame(s, t, false, f);
 	sf_assert_int_eq(reads, 8);
@@ -595,7 +595,7 @@ SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
 	 * it, and from then on every commit is read, and found unchanged. */
 	unsigned unread_after_repeat = 0, read_since = 0;
 	bool repeated = false;
-	for (int i = 0; i < 4 * period; i++, f++,
+	for (unsigned i = 0; i < 4 * period; i++, f++,
 	     t += SF_SEC(1) / 60) {
 		bool read = commit_frame(s, t, true, f);
 		if (repeated && !read)
@@ -611,7 +611,7 @@ SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
 	sf_assert(sf_surface_get_stats(s)->identical > 2 * period);
 	/* Changed again: back to samples. */
 	reads = 0;
-	for (int i = 0; i < 4 * period; i++, f++,
+	for (unsigned i = 0; i < 4 * period; i++, f++,
 	     t += SF_SEC(1) / 60)
 		reads += commit_frame(s, t, false, f);
 	sf_assert(reads <= 10);
