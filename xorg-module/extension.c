@@ -81,6 +81,7 @@ timer_handle_expiry(OsTimerPtr timer, CARD32 time, void *data)
 	(void)time;
 
 	sx->timer_deadline = SF_TIME_NEVER;
+	sf_xorg_want_cycle(sx);
 	sx->dispatching = true;
 	sf_core_dispatch(sx->core, sf_xorg_now());
 	sx->dispatching = false;
@@ -180,15 +181,57 @@ event_time_check(struct sf_xorg *sx)
 	if (last == sx->seen_event_ms)
 		return;
 	sx->seen_event_ms = last;
+	sf_xorg_want_cycle(sx);
 	sf_core_notify_keep_awake(sx->core, sf_xorg_now());
 	sf_xorg_schedule_dispatch(sx);
 }
 
+/* The top-level window holding the keyboard focus, or NULL. */
+static WindowPtr
+focused_toplevel(void)
+{
+	WindowPtr focus;
+
+	if (!inputInfo.keyboard || !inputInfo.keyboard->focus)
+		return NULL;
+	focus = inputInfo.keyboard->focus->win;
+	if (focus == PointerRootWin || focus == NoneWin)
+		return NULL;
+	while (focus && focus->parent && focus->parent->parent)
+		focus = focus->parent;
+	return focus;
+}
+
+/* Between full cycles, where only windows' damage came in: until the
+ * first is due, asks the server to wake up then and returns true; false
+ * when a cycle is due. */
+static bool
+wait_for_damage(struct sf_xorg *sx, sf_time_t now, void *timeout)
+{
+	if (!sx->damage_pending)
+		return true;
+	if (sx->damage_ready <= now)
+		return false;
+	sf_xorg_wake_up_in(timeout, sx->damage_ready - now);
+	return true;
+}
+
+/*
+ * The server calls this before every wait for clients, several times a
+ * frame under a video.  The whole cycle runs only when something that
+ * could change its outcome happened since the last one (what calls
+ * sf_xorg_want_cycle), a window's damage is due, the focus moved, or
+ * RandR was polled, which bounds the wait of anything else to
+ * RANDR_POLL_INTERVAL.  Otherwise it only asks to be woken when the
+ * first damage is due.
+ */
 static void
 block_handler(void *data, void *timeout)
 {
 	struct sf_xorg *sx = data;
 	struct sf_xorg_output *xo;
+	sf_time_t now = sf_xorg_now();
+
 	if (sx->ending)
 		return;
 	if (!sx->outputs_scanned) {
@@ -196,11 +239,19 @@ block_handler(void *data, void *timeout)
 		 * up): no client asked for anything. */
 		sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
 		sf_xorg_output_scan(sx);
+		sx->cycle_wanted = true;
 	} else {
 		event_time_check(sx);
-		sf_xorg_output_poll(sx);
+		if (sf_xorg_output_poll_due(sx, now) &&
+		    sf_xorg_output_poll(sx, now))
+			sx->cycle_wanted = true;
 	}
-	sf_xorg_window_cycle(sx, timeout);
+	WindowPtr focus = focused_toplevel();
+	if (!sx->cycle_wanted && focus == sx->focus &&
+	    wait_for_damage(sx, now, timeout))
+		return;
+	sx->cycle_wanted = false;
+	sf_xorg_window_cycle(sx, focus, now, timeout);
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		const struct sf_output_stats *st = sf_output_get_stats(xo->core);
 		if (st->state == xo->last_state &&
@@ -230,18 +281,15 @@ generation_ending(struct sf_xorg *sx)
 		    dispatchException & DE_TERMINATE ? "exiting" : "resetting");
 }
 
-/* Input arrives through the device event callback; here a terminate
- * signal is noticed, which wakes the server up, and the activity the
- * callback does not report. */
+/* Input arrives through the device event callback, and the activity it
+ * does not report is noticed by the block handler; here a terminate
+ * signal is, which wakes the server up. */
 static void
 wakeup_handler(void *data, int result)
 {
-	struct sf_xorg *sx = data;
 	(void)result;
 
-	generation_ending(sx);
-	if (!sx->ending && sx->outputs_scanned)
-		event_time_check(sx);
+	generation_ending(data);
 }
 
 /* The first bytes of the server's internal input event, whose types
@@ -265,6 +313,7 @@ device_event_handle(CallbackListPtr *list, void *data, void *call_data)
 	/* The server noticed this event's time before calling us: the
 	 * cycle's check need not report it again. */
 	sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
+	sf_xorg_want_cycle(sx);
 	switch (ev->type) {
 	case KeyPress:
 		kind = SF_INPUT_KEY;
@@ -298,6 +347,7 @@ client_state_handle(CallbackListPtr *list, void *data, void *call_data)
 
 	if (info->client->clientState == ClientStateGone ||
 	    info->client->clientState == ClientStateRetained) {
+		sf_xorg_want_cycle(sx);
 		sf_xorg_forget_client(sx, info->client);
 		/* The recording ends with its reader. */
 		if (sx->trace_owner == info->client) {
@@ -950,6 +1000,8 @@ proc_dispatch(ClientPtr client)
 {
 	xReq *req = (xReq *)client->requestBuffer;
 
+	if (sf_xorg_instance)
+		sf_xorg_want_cycle(sf_xorg_instance);
 	switch (req->data) {
 	case STILLFRAME_X_QUERY_VERSION:
 		return proc_query_version(client);

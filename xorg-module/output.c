@@ -423,22 +423,18 @@ randr_remember(struct sf_xorg *sx)
 	sx->n_randr_seen = n;
 }
 
-/* A user's xrandr or a plugged connector is noticed a tenth of a second
- * later at most; even comparing every output is too much to do hundreds
- * of times a second under a video. */
-#define RANDR_POLL_INTERVAL SF_MSEC(100)
-
-void
-sf_xorg_output_poll(struct sf_xorg *sx)
+bool
+sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 {
 	bool layout_changed = false;
-	sf_time_t now = sf_xorg_now();
 
-	if (sx->randr_seen_valid && now - sx->randr_polled < RANDR_POLL_INTERVAL)
-		return;
+	if (!sf_xorg_output_poll_due(sx, now))
+		return false;
 	sx->randr_polled = now;
+	/* A client may have moved or resized a CRTC (not followed here). */
+	sx->layout_serial++;
 	if (randr_unchanged(sx))
-		return;
+		return true;
 	/* Cleared again by whatever below adds, drops or powers one of
 	 * ours: then the next poll goes through every output once more. */
 	sx->randr_seen_valid = true;
@@ -495,6 +491,7 @@ sf_xorg_output_poll(struct sf_xorg *sx)
 		sf_xorg_window_place_all(sx);
 	if (sx->randr_seen_valid)
 		randr_remember(sx);
+	return true;
 }
 
 struct sf_xorg_output *
@@ -712,6 +709,7 @@ core_schedule_repaint(void *data, struct sf_output *o)
 	 * clients that drew only blinks and ticks.  Let them go; the next
 	 * cycle tells the core the output painted. */
 	xo->repaint_due = true;
+	sf_xorg_want_cycle(sx);
 	sf_xorg_release(sx, xo, "deadline or input");
 }
 

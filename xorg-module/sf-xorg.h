@@ -96,7 +96,25 @@ struct sf_xorg {
 	bool dispatching;		/* inside sf_core_dispatch */
 	bool ending;			/* the generation is ending */
 	ClientPtr trace_owner;		/* who the recording is for */
+	/* The block handler runs several times a frame; it skips the
+	 * cycle while none of these says there is work (block_handler). */
+	bool cycle_wanted;		/* see sf_xorg_want_cycle */
+	bool damage_pending;		/* a window has damage to commit */
+	sf_time_t damage_ready;		/* none is due to commit before */
+	WindowPtr focus;		/* the focused top-level, last cycle */
+	/* Moves on with every RandR poll and layout change: a window's
+	 * placement is worked out again at its next commit. */
+	uint32_t layout_serial;
 };
+
+/* Something reached the module that may change what the cycle does: a
+ * request, input, a window or property change, the core's timer.  The
+ * next block handler runs the whole cycle. */
+static inline void
+sf_xorg_want_cycle(struct sf_xorg *sx)
+{
+	sx->cycle_wanted = true;
+}
 
 /* The module's one instance of a generation, or NULL between them. */
 extern struct sf_xorg *sf_xorg_instance;
@@ -169,11 +187,24 @@ extern const struct sf_core_interface sf_xorg_core_interface;
 void
 sf_xorg_output_scan(struct sf_xorg *sx);
 
-/* Follows RandR since the last call: a connector plugged in (hotplug),
+/* A user's xrandr or a plugged connector is noticed a tenth of a second
+ * later at most; even comparing every output is too much to do hundreds
+ * of times a second under a video. */
+#define RANDR_POLL_INTERVAL SF_MSEC(100)
+
+static inline bool
+sf_xorg_output_poll_due(const struct sf_xorg *sx, sf_time_t now)
+{
+	return !sx->randr_seen_valid ||
+	       now - sx->randr_polled >= RANDR_POLL_INTERVAL;
+}
+
+/* Follows RandR since the last poll: a connector plugged in (hotplug),
  * an output lit by a client (xrandr, the desktop) or switched off by
- * one.  Cheap when nothing changed: a few compares per output. */
-void
-sf_xorg_output_poll(struct sf_xorg *sx);
+ * one.  Polls when sf_xorg_output_poll_due, and is cheap when nothing
+ * changed: a few compares per output.  True when it polled. */
+bool
+sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now);
 
 /* The tracked output behind a RandR output, or NULL. */
 struct sf_xorg_output *
@@ -208,6 +239,8 @@ struct sf_xorg_window {
 	sf_time_t last_damage;
 	struct sf_xorg_output *output;
 	double visible_fraction;
+	BoxRec placed_box;		/* where it was at update_placement */
+	uint32_t placed_serial;		/* sf_xorg.layout_serial then */
 	uint32_t hint[5];		/* _STILLFRAME_HINT, as applied */
 	bool hinted;
 	bool game;			/* _VARIABLE_REFRESH */
@@ -240,7 +273,18 @@ sf_xorg_window_is_client_toplevel(WindowPtr win);
  * each output whether the damage may be held, and holds the clients
  * whose damage was. */
 void
-sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout);
+sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
+		     void *timeout);
+
+/* Asks the server, from a block handler, to wake up in `wait` at the
+ * latest. */
+static inline void
+sf_xorg_wake_up_in(void *timeout, sf_time_t wait)
+{
+	if (timeout)
+		AdjustWaitForDelay(timeout, (int)((wait + SF_NSEC_PER_MSEC - 1) /
+						  SF_NSEC_PER_MSEC));
+}
 
 /* Lets every client held on `xo` (NULL: on any output) go. */
 void

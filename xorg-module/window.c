@@ -200,10 +200,23 @@ grow_box(RegionPtr dst, RegionPtr add)
 	return true;
 }
 
+/* When the window's pending damage is to be committed: SETTLE after the
+ * last report, or MAX_GATHER after the first. */
+static sf_time_t
+commit_ready(const struct sf_xorg_window *xw)
+{
+	sf_time_t ready = xw->last_damage + SETTLE;
+
+	if (xw->pending_since + MAX_GATHER < ready)
+		ready = xw->pending_since + MAX_GATHER;
+	return ready;
+}
+
 static void
 window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 {
 	struct sf_xorg_window *xw = closure;
+	struct sf_xorg *sx = xw->sx;
 	sf_time_t now = sf_xorg_now();
 	(void)damage;
 
@@ -212,6 +225,13 @@ window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 	xw->last_damage = now;
 	if (!grow_box(&xw->pending, region))
 		RegionUnion(&xw->pending, &xw->pending, region);
+	/* The earliest this window's damage may be due: later damage only
+	 * puts its commit off, so the minimum over reports never wakes the
+	 * cycle too late. */
+	sf_time_t ready = commit_ready(xw);
+	if (!sx->damage_pending || ready < sx->damage_ready)
+		sx->damage_ready = ready;
+	sx->damage_pending = true;
 }
 
 static void
@@ -400,6 +420,21 @@ update_placement(struct sf_xorg_window *xw, sf_time_t now)
 	}
 	sf_surface_set_size(xw->core, win->drawable.width,
 			    win->drawable.height);
+	xw->placed_box = box;
+	xw->placed_serial = xw->sx->layout_serial;
+}
+
+/* Whether the window is where update_placement last found it, with no
+ * layout change since: then every commit need not work it out again. */
+static bool
+placement_current(const struct sf_xorg_window *xw)
+{
+	const DrawableRec *d = &xw->window->drawable;
+	const BoxRec *b = &xw->placed_box;
+
+	return xw->placed_serial == xw->sx->layout_serial && b->x1 == d->x &&
+	       b->y1 == d->y && b->x2 == d->x + (int)d->width &&
+	       b->y2 == d->y + (int)d->height;
 }
 
 static void
@@ -467,6 +502,7 @@ sf_xorg_window_place_all(struct sf_xorg *sx)
 	struct sf_xorg_window *xw;
 	sf_time_t now = sf_xorg_now();
 
+	sx->layout_serial++;
 	xorg_list_for_each_entry(xw, &sx->windows, link)
 		update_placement(xw, now);
 }
@@ -476,6 +512,7 @@ sf_xorg_window_forget_output(struct sf_xorg *sx, struct sf_xorg_output *xo)
 {
 	struct sf_xorg_window *xw;
 
+	sx->layout_serial++;
 	xorg_list_for_each_entry(xw, &sx->windows, link) {
 		if (xw->output != xo)
 			continue;
@@ -523,6 +560,7 @@ property_changed(ClientPtr client, XID window, Atom property)
 		resolve_client_window(xw, NULL, sf_xorg_now());
 	else if (win == xw->client_window)
 		sf_xorg_window_update_hints(xw, sf_xorg_now());
+	sf_xorg_want_cycle(sx);
 	sf_xorg_schedule_dispatch(sx);
 }
 
@@ -584,6 +622,7 @@ screen_handle_realize(WindowPtr win)
 	screen->RealizeWindow = screen_handle_realize;
 	if (!ret || !sf_xorg_instance)
 		return ret;
+	sf_xorg_want_cycle(sf_xorg_instance);
 	if (is_toplevel(win)) {
 		window_track(sf_xorg_instance, win);
 	} else {
@@ -603,6 +642,8 @@ forget_window(WindowPtr win)
 	struct sf_xorg *sx = sf_xorg_instance;
 	struct sf_xorg_window *xw = sx ? sf_xorg_window_find(sx, win) : NULL;
 
+	if (sx)
+		sf_xorg_want_cycle(sx);
 	if (xw) {
 		window_untrack(xw);
 		return;
@@ -772,7 +813,8 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 
 	/* Hints are read when they change (property_changed); the window
 	 * may have moved, which X reports to nobody but its client. */
-	update_placement(xw, now);
+	if (!placement_current(xw))
+		update_placement(xw, now);
 
 	struct sf_commit_desc commit = {
 		.time = now,
@@ -910,31 +952,23 @@ client_drew_unheld(struct sf_xorg *sx, ClientPtr client)
 }
 
 void
-sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout)
+sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
+		     void *timeout)
 {
 	sf_time_t wait = SF_TIME_NEVER;
 	struct sf_xorg_window *xw;
 	struct sf_xorg_output *xo;
-	sf_time_t now = sf_xorg_now(), deadline;
-	WindowPtr focus = NULL;
+	sf_time_t deadline;
 
-	if (inputInfo.keyboard && inputInfo.keyboard->focus) {
-		focus = inputInfo.keyboard->focus->win;
-		if (focus == PointerRootWin || focus == NoneWin)
-			focus = NULL;
-		while (focus && focus->parent && focus->parent->parent)
-			focus = focus->parent;
-	}
-
+	sx->focus = focus;
+	sx->damage_pending = false;
 	xorg_list_for_each_entry(xw, &sx->windows, link) {
 		xw->committed_now = false;
 		xw->held = false;
 		sf_surface_set_focused(xw->core, xw->window == focus);
 		if (!RegionNotEmpty(&xw->pending))
 			continue;
-		sf_time_t ready = xw->last_damage + SETTLE;
-		if (xw->pending_since + MAX_GATHER < ready)
-			ready = xw->pending_since + MAX_GATHER;
+		sf_time_t ready = commit_ready(xw);
 		if (ready > now) {
 			if (ready - now < wait)
 				wait = ready - now;
@@ -975,8 +1009,10 @@ sf_xorg_window_cycle(struct sf_xorg *sx, void *timeout)
 			hold_client(sx, xw->owner, xo, now);
 		}
 	}
-	if (wait != SF_TIME_NEVER && timeout)
-		AdjustWaitForDelay(timeout, (int)((wait + SF_NSEC_PER_MSEC - 1) /
-						  SF_NSEC_PER_MSEC));
+	if (wait != SF_TIME_NEVER) {
+		sx->damage_pending = true;
+		sx->damage_ready = now + wait;
+		sf_xorg_wake_up_in(timeout, wait);
+	}
 	sf_xorg_schedule_dispatch(sx);
 }
