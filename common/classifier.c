@@ -70,11 +70,14 @@ struct history {
 static void
 history_init(struct history *h, const struct sf_surface_activity *activity)
 {
+	/* The ring read in place, newest first (sf_surface_activity_get):
+	 * this runs on every commit. */
+	uint32_t newest = activity->head - 1;
+
 	h->n = 0;
-	for (uint32_t age = 0; age < sf_surface_activity_length(activity);
-	     age++) {
+	for (uint32_t age = 0; age < activity->len; age++) {
 		const struct sf_commit_record *r =
-			sf_surface_activity_get(activity, age);
+			&activity->ring[(newest - age) % SF_ACTIVITY_RING_SIZE];
 		if (r->kind != SF_COMMIT_EMPTY)
 			h->rec[h->n++] = r;
 	}
@@ -158,8 +161,15 @@ snap_rate(double hz)
 	double mhz = hz * 1000.0;
 	uint32_t best = 0;
 	double best_err = SNAP_TOLERANCE;
+	/* Only a rate within the tolerance of its own value can match:
+	 * |mhz - k| <= tolerance * k. */
+	double lowest = mhz / (1 + SNAP_TOLERANCE);
+	double highest = mhz / (1 - SNAP_TOLERANCE);
 
 	for (size_t i = 0; i < SF_ARRAY_LENGTH(known_rates_mhz); i++) {
+		if (known_rates_mhz[i] < lowest ||
+		    known_rates_mhz[i] > highest)
+			continue;
 		double err = fabs(mhz - known_rates_mhz[i]) / known_rates_mhz[i];
 		if (err <= best_err) {
 			best_err = err;
@@ -193,12 +203,18 @@ follows_input(const struct sf_classifier_params *params,
  * would otherwise read a steady 60 fps as 56.3, a rate no mode fits.
  */
 static double
-frames_in_run(const struct history *h, uint32_t run)
+frames_in_run(const struct history *h, uint32_t run, sf_time_t shortest,
+	      sf_time_t longest)
 {
 	sf_time_t sorted[MAX_RUN];
 
 	if (run == 0)
 		return 0;
+	/* The median is at least the shortest interval: no gap can be a
+	 * missed frame, and each interval is one (the steady case, on
+	 * every commit of an animation). */
+	if ((double)longest < MISSED_FRAME_RATIO * (double)shortest)
+		return run;
 	for (uint32_t i = 0; i < run; i++) {
 		sf_time_t d = interval(h, i);
 		uint32_t j = i;
@@ -233,17 +249,22 @@ classify_frequent(const struct sf_classifier_params *params,
 	/* The run goes back while frames keep coming; a dropped frame or
 	 * two (up to twice the frequent interval) does not end it. */
 	uint32_t run = 0;
-	sf_time_t span = 0;
+	sf_time_t span = 0, shortest = 0, longest = 0;
 	double area = 0;
 	while (run + 1 < h->n &&
 	       interval(h, run) <= 2 * params->frequent_interval) {
-		span += interval(h, run);
+		sf_time_t gap = interval(h, run);
+		if (run == 0 || gap < shortest)
+			shortest = gap;
+		if (gap > longest)
+			longest = gap;
+		span += gap;
 		area += h->rec[run]->area;
 		run++;
 	}
 	double surface = (double)activity->width * (double)activity->height;
 	double fraction = surface > 0 ? area / run / surface : 0;
-	double hz = span > 0 ? (double)frames_in_run(h, run) *
+	double hz = span > 0 ? frames_in_run(h, run, shortest, longest) *
 				       SF_NSEC_PER_SEC / (double)span : 0;
 
 	out->cls = fraction >= params->video_min_fraction ? SF_CLASS_VIDEO :

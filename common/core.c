@@ -1662,10 +1662,12 @@ sf_surface_uninhibit(struct sf_surface *s, sf_time_t now)
 void
 sf_surface_set_focused(struct sf_surface *s, bool focused)
 {
-	struct sf_trace_event ev = { .type = SF_TRACE_FOCUS };
-
-	if (focused && !s->focused)
+	/* Called for every window in every cycle of the X module: only a
+	 * change costs more than a compare. */
+	if (focused && !s->focused) {
+		struct sf_trace_event ev = { .type = SF_TRACE_FOCUS };
 		trace_surface_event(s, &ev);
+	}
 	s->focused = focused;
 }
 
