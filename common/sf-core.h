@@ -298,7 +298,7 @@ sf_surface_set_priority(struct sf_surface *surface, enum sf_priority priority,
  * animation slower than SF_PIXEL_SAMPLE_MIN_MHZ, or without a measured
  * rate yet): always.  When this says no, the adapter resets its tile map
  * (the content it remembers goes stale) and leaves the damage as it is. */
-#define SF_PIXEL_SAMPLE_INTERVAL_MS 2000
+#define SF_PIXEL_SAMPLE_INTERVAL_MS 4000
 #define SF_PIXEL_SAMPLE_MIN_PERIOD 16
 #define SF_PIXEL_SAMPLE_MIN_MHZ 10000	/* animating at 10 Hz or more */
 

@@ -582,10 +582,10 @@ SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
 		commit_frame(s, t, false, f);
 	enum sf_class cls = sf_surface_get_classification(s)->cls;
 	sf_assert(cls == SF_CLASS_ANIMATING || cls == SF_CLASS_VIDEO);
-	/* Animating at 60 fps: two reads in every 128 commits (the 120 of
+	/* Animating at 60 fps: two reads in every 256 commits (the 240 of
 	 * SF_PIXEL_SAMPLE_INTERVAL_MS, up to a power of two). */
-	const unsigned period = 128;
-	sf_assert_int_eq(SF_PIXEL_SAMPLE_INTERVAL_MS, 2000);
+	const unsigned period = 256;
+	sf_assert_int_eq(SF_PIXEL_SAMPLE_INTERVAL_MS, 4000);
 	unsigned reads = 0;
 	for (unsigned i = 0; i < 4 * period; i++, f++,
 	     t += SF_SEC(1) / 60)
