@@ -135,6 +135,10 @@ static char wayland_message[512];
 
 static void
 wayland_log(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+static void
+wayland_log(const char *fmt, va_list ap)
 {
 	vsnprintf(wayland_message, sizeof(wayland_message), fmt, ap);
 	size_t len = strlen(wayland_message);

@@ -104,6 +104,10 @@ join(char *out, const char *a, const char *b)
 
 static char *
 vformat(char *out, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static char *
+vformat(char *out, size_t size, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(out, size, fmt, ap);
 
@@ -113,6 +117,10 @@ vformat(char *out, size_t size, const char *fmt, va_list ap)
 	}
 	return out;
 }
+
+static char *
+format(char *out, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static char *
 format(char *out, size_t size, const char *fmt, ...)
@@ -193,6 +201,11 @@ read_file(const char *path)
 static void
 put(struct sf_fake_kernel *fk, const char *dir, const char *name,
     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+put(struct sf_fake_kernel *fk, const char *dir, const char *name,
+    const char *fmt, ...)
 {
 	char path[PATH_MAX], text[VALUE_MAX];
 	va_list ap;
@@ -206,6 +219,11 @@ put(struct sf_fake_kernel *fk, const char *dir, const char *name,
 }
 
 /* root/dir/name -> the formatted target, relative like the kernel's. */
+static void
+put_link(struct sf_fake_kernel *fk, const char *dir, const char *name,
+	 const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 static void
 put_link(struct sf_fake_kernel *fk, const char *dir, const char *name,
 	 const char *fmt, ...)

@@ -40,6 +40,10 @@ escaped(const char *text, char *buf, size_t size)
 
 static void
 check(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+check(bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
