@@ -9,6 +9,8 @@
 #    line, no DPMS request, Weston lives through the off stage;
 #  - a monitor unplugged (its output destroyed) while in LOW_REFRESH and
 #    while in DPMS_OFF, and plugged in again;
+#  - a client killed (SIGKILL) while throttled: Weston lives, its
+#    surface is forgotten, the other throttled client goes on;
 #  - a client killed (SIGKILL) while its damage is held: Weston lives,
 #    its surface is forgotten, the other client's held damage is still
 #    painted by the next key.
@@ -20,7 +22,7 @@ set -u
 for prog in weston setsid timeout awk; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
-for var in SF_PLUGIN SF_CTL; do
+for var in SF_PLUGIN SF_CTL SF_TEST_CLIENT; do
 	[ -f "${!var:-}" ] ||
 		wt_skip "$var does not name a built file (run through meson)"
 done
@@ -76,10 +78,14 @@ surface_field() {
 	}'
 }
 
-held_above() {		# held_above ID N: for wt_poll
+field_above() {	# field_above ID FIELD N: for wt_poll
 	local v
-	v=$(surface_field "$1" held)
-	[ -n "$v" ] && [ "$v" -gt "$2" ]
+	v=$(surface_field "$1" "$2")
+	[ -n "$v" ] && [ "$v" -gt "$3" ]
+}
+
+held_above() {		# held_above ID N: held= above N
+	field_above "$1" held "$2"
 }
 
 ini() {	# ini [stillframe-test LINES] -- [stillframe LINES]
@@ -96,7 +102,7 @@ ini() {	# ini [stillframe-test LINES] -- [stillframe LINES]
 	printf '%s\n' "$@"
 }
 
-wt_plan 19
+wt_plan 22
 
 # ---- every mode set fails ----
 wt_start faults-switch -l log,stillframe < <(ini switch-fails=true -- \
@@ -172,6 +178,38 @@ wt_is "$(dpms_of HDMI-A-1) $(dpms_of headless)" "on on" \
 wt_cmd key 30
 wt_ok "wt_alive && [ \"\$(mode_of headless)\" = 1024x640@60000 ]" \
 	"a key after both: weston answers, the panel at its native 60 Hz"
+wt_stop
+
+# ---- a client killed while throttled ----
+# An app in background-apps animating at 20 fps is throttled to
+# background-frame-rate (5 fps) at once; a second one stays.
+wt_start faults-throttle -l stillframe < <(ini -- refresh-switch=never \
+	dim-timeout=0 standby-timeout=0 off-timeout=0 \
+	background-apps=sf-victim,sf-witness)
+wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-victim
+victim=$WT_LAST_PID
+wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-witness
+throttle_of() {	# throttle_of APP_ID: its surface's throttle_us
+	local st id
+	st=$(ctl status)
+	id=$(wt_surface_with_label "^$1\$" "$st") || return 1
+	status_value "surface.$id.throttle_us" "$st"
+}
+wt_poll "$WT_TIMEOUT" "both throttled" eval \
+	'[ "$(throttle_of sf-victim)" = 200000 ] &&
+	 [ "$(throttle_of sf-witness)" = 200000 ]'
+wt_result $? "two background apps are throttled to 5 fps"
+w_commits=$(surface_field "$(wt_surface_with_label '^sf-witness$' \
+	"$(ctl status)")" commits)
+kill -KILL -- "-$victim"
+wait "$victim" 2>/dev/null
+wt_poll "$WT_TIMEOUT" "the victim forgotten" \
+	eval '! throttle_of sf-victim >/dev/null'
+wt_ok 'wt_alive && ! throttle_of sf-victim >/dev/null' \
+	"killed while throttled: weston lives and its surface is forgotten"
+w_id=$(wt_surface_with_label '^sf-witness$' "$(ctl status)")
+wt_ok "wt_poll 3 'the witness drawing' field_above $w_id commits \
+	${w_commits:-0}" "the other throttled app goes on drawing"
 wt_stop
 
 # ---- a client killed while its damage is held ----
