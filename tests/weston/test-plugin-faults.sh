@@ -229,6 +229,7 @@ wt_client foot --app-id=witness sh -c 'sleep 600'
 surface_of() { wt_surface_with_label "^$1\$" "$(ctl status)"; }
 wt_poll "$WT_TIMEOUT" "both foots mapped" \
 	eval 'surface_of victim >/dev/null && surface_of witness >/dev/null'
+# shellcheck disable=SC2034	# read in the eval strings below
 v_id=$(surface_of victim)
 w_id=$(surface_of witness)
 wt_poll 10 "both foots held" eval 'held_above "$v_id" 0 && held_above "$w_id" 0'
