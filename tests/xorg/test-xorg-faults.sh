@@ -5,7 +5,9 @@
 # is turned off with xrandr --off (its CRTC taken away under stillframe)
 # while it runs its idle 60 Hz (LOW_REFRESH) and while it is blanked
 # (DPMS_OFF): the server lives, and once it is lit again input still
-# brings the native rate back.
+# brings the native rate back.  Then, through the same double, a driver
+# whose mode sets all fail.  (A driver without DPMS hooks cannot be
+# made: the server itself calls them.)
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -39,7 +41,7 @@ log_has() {	# log_has TEXT: the server log has a stillframe line with it
 	grep -qF "stillframe: $1" "$XT_LOG"
 }
 
-xt_plan 10
+xt_plan 14
 
 XT_TWO_OUTPUTS=1 XT_TEST_DPMS=1 xt_start faults <<-EOF ||
 	Option "Outputs" "all"
@@ -80,7 +82,8 @@ xrandr --display "$XT_DISPLAY" --output DUMMY1 --auto --right-of DUMMY0
 xdotool mousemove_relative 2 2
 xt_ok "xt_poll 2 'DUMMY1 back' rate_is DUMMY1 85.02" \
 	"DUMMY1 turned on again by xrandr runs its native 85 Hz"
-xt_is "$(status_field outputs)" 2 "GetStatus counts both outputs"
+xt_ok "xt_poll 3 'two outputs' status_field_is outputs 2" \
+	"GetStatus counts both outputs again"
 
 # ---- the server's exit ----
 kill -TERM "$XT_PID"
@@ -88,4 +91,26 @@ xt_poll 10 "Xorg to exit" eval "! kill -0 $XT_PID 2>/dev/null"
 wait "$XT_PID" 2>/dev/null
 xt_is "$?" 0 "after both faults the server exits cleanly"
 XT_PID=
+xt_stop
+
+# ---- every mode set fails ----
+SF_TEST_SWITCH_FAILS=1 XT_TEST_DPMS=1 xt_start switchfail <<-EOF ||
+	Option "Outputs" "all"
+	Option "LowRefreshTimeout" "1000"
+	Option "RefreshDwell" "0"
+	Option "DimTimeout" "0"
+	Option "StandbyTimeout" "0"
+	Option "OffTimeout" "0"
+EOF
+	{ echo "Bail out! Xorg did not start"; exit 1; }
+fails() { grep -c 'sf-test-dpms: crtc 0 mode set fails' "$XT_LOG"; }
+xt_ok "xt_poll 5 'a failed mode set' eval '[ \$(fails) -ge 1 ]'" \
+	"SF_TEST_SWITCH_FAILS: the idle drop is asked for and the driver fails it"
+xt_ok "log_has 'output DUMMY0: switching to 60.020 Hz failed; stillframe stops changing'" \
+	"the log says the switch failed and that stillframe stops trying"
+xdotool mousemove_relative 2 2
+sleep 2.5
+xt_is "$(fails) $(rate_of DUMMY0)" "1 85.02" \
+	"input and a second idle ask for no other mode; the output keeps 85 Hz"
+xt_ok server_alive "the server lives through the failed mode sets"
 xt_stop
