@@ -499,7 +499,8 @@ SF_TEST(eio_from_a_file_is_named_undone_and_tried_again)
 
 SF_TEST(einval_from_a_driver_is_named_undone_and_tried_again)
 {
-	check_transient_write_error(sf_test_failed_, EINVAL, "Invalid argument");
+	check_transient_write_error(sf_test_failed_, EINVAL,
+				    "Invalid argument");
 }
 
 /* A stillframe that lowers the clocks (and dims to `percent`, unless

@@ -186,7 +186,7 @@ struct fake_kms {
 	struct weston_touch_device *touch_device;
 
 	bool with_modes;	/* [stillframe-test] modes=false: headless as is */
-	bool with_dpms;		/* dpms=false: no set_dpms, as headless */
+	bool with_dpms;		/* dpms=false: no set_dpms */
 	bool switch_fails;	/* switch-fails=true: every mode set fails */
 	bool shutting_down;	/* compositor gone; outputs not yet */
 	char *control_path;

@@ -31,8 +31,9 @@
  * would.
  *
  * A fault, for tests/xorg/test-xorg-faults.sh: with $SF_TEST_SWITCH_FAILS
- * set, every mode set after the server's start fails (logged "sf-test-dpms: crtc N mode set fails"),
- * as a commit the hardware refuses.  Everything else is the driver's.
+ * set, every mode set after the server's start fails (logged
+ * "sf-test-dpms: crtc N mode set fails"), as a commit the hardware
+ * refuses.  Everything else is the driver's.
 
  */
 #ifdef HAVE_XORG_CONFIG_H
