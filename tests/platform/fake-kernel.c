@@ -59,6 +59,7 @@ struct sf_fake_kernel {
 	char real_root[PATH_MAX];	/* /tmp may itself be a symlink */
 	struct fake_dev *devs;
 	char **readonly;		/* real paths, relative to the root */
+	int *readonly_err;		/* the errno each of them answers */
 	int n_readonly;
 	char *journal;
 	size_t journal_len, journal_size;
@@ -969,13 +970,14 @@ backlight_store(struct sf_fake_kernel *fk, struct fake_dev *dev,
 
 /* --- the write hook --- */
 
-static bool
-is_readonly(const struct sf_fake_kernel *fk, const char *real_rel)
+/* The errno a write to the file fails with (the last one set), or 0. */
+static int
+write_error(const struct sf_fake_kernel *fk, const char *real_rel)
 {
-	for (int i = 0; i < fk->n_readonly; i++)
+	for (int i = fk->n_readonly - 1; i >= 0; i--)
 		if (strcmp(fk->readonly[i], real_rel) == 0)
-			return true;
-	return false;
+			return fk->readonly_err[i];
+	return 0;
 }
 
 /* The file's real path relative to the root, in out; an errno if it is
@@ -1021,8 +1023,9 @@ store(struct sf_fake_kernel *fk, const char *path, const char *value)
 		return err;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return EISDIR;
-	if (is_readonly(fk, rel))
-		return EACCES;
+	err = write_error(fk, rel);
+	if (err)
+		return err;
 	size_t len = strlen(value);
 	if (len >= sizeof(val))
 		return EINVAL;
@@ -1090,6 +1093,7 @@ sf_fake_kernel_destroy(struct sf_fake_kernel *fk)
 	for (int i = 0; i < fk->n_readonly; i++)
 		free(fk->readonly[i]);
 	free(fk->readonly);
+	free(fk->readonly_err);
 	free(fk->journal);
 	free(fk);
 }
@@ -1359,6 +1363,13 @@ sf_fake_add_i915_debugfs(struct sf_fake_kernel *fk, int card)
 void
 sf_fake_set_readonly(struct sf_fake_kernel *fk, const char *relpath)
 {
+	sf_fake_set_write_error(fk, relpath, EACCES);
+}
+
+void
+sf_fake_set_write_error(struct sf_fake_kernel *fk, const char *relpath,
+			int err)
+{
 	char path[PATH_MAX], rel[PATH_MAX];
 
 	/* By the real path, as permissions belong to the file, not to the
@@ -1367,8 +1378,11 @@ sf_fake_set_readonly(struct sf_fake_kernel *fk, const char *relpath)
 		format(rel, sizeof(rel), "%s", relpath);
 	fk->readonly = xalloc(fk->readonly,
 			      (size_t)(fk->n_readonly + 1) * sizeof(char *));
+	fk->readonly_err = xalloc(fk->readonly_err,
+				  (size_t)(fk->n_readonly + 1) * sizeof(int));
 	fk->readonly[fk->n_readonly] = xalloc(NULL, strlen(rel) + 1);
-	strcpy(fk->readonly[fk->n_readonly++], rel);
+	strcpy(fk->readonly[fk->n_readonly], rel);
+	fk->readonly_err[fk->n_readonly++] = err;
 }
 
 void

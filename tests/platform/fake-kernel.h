@@ -78,6 +78,11 @@ void sf_fake_add_i915_debugfs(struct sf_fake_kernel *fk, int card);
 /* Writes to the file fail with EACCES from now on, as without the udev
  * rule's permission. */
 void sf_fake_set_readonly(struct sf_fake_kernel *fk, const char *relpath);
+/* Writes to the file fail with err from now on (EIO: the device did not
+ * answer; EINVAL: a driver that refuses the value), until set again with
+ * err 0. */
+void sf_fake_set_write_error(struct sf_fake_kernel *fk, const char *relpath,
+			     int err);
 /* The next n writes to an xe min_freq or max_freq fail with EAGAIN. */
 void sf_fake_set_eagain(struct sf_fake_kernel *fk, int n);
 /* Another program writes the file: no rules, no journal; a "\n" is

@@ -462,6 +462,47 @@ SF_TEST(a_file_it_may_not_write_is_named_and_nothing_changes)
 	fixture_finish(&f);
 }
 
+/* EIO (the device did not answer) and EINVAL (the driver refused the
+ * value): half a change is undone and nothing saved, as with EACCES,
+ * but the fault may pass, so the next idle tries again. */
+static void
+check_transient_write_error(bool *sf_test_failed_, int err,
+			    const char *why)
+{
+	struct fixture f;
+	fixture_init(&f);
+	sf_fake_add_i915(f.fk, 0, 300, 700, 1100);
+	sf_fake_set_write_error(f.fk, I915 "gt_max_freq_mhz", err);
+	sf_fake_poke(f.fk, I915 "gt_min_freq_mhz", "500");
+	struct sf_platform *p = sf_platform_create(&f.options);
+
+	sf_assert(!sf_platform_set_reclock(p, SF_RECLOCK_LOW));
+	sf_assert_str_contains(f.log, I915 "gt_max_freq_mhz: ");
+	sf_assert_str_contains(f.log, why);
+	sf_assert_str_eq(value(&f, I915 "gt_min_freq_mhz"), "500");
+	sf_assert_str_eq(value(&f, I915 "gt_max_freq_mhz"), "1100");
+	sf_assert(!state_exists(&f));
+	/* the fault gone, the next idle lowers the clocks */
+	sf_fake_set_write_error(f.fk, I915 "gt_max_freq_mhz", 0);
+	sf_assert(sf_platform_set_reclock(p, SF_RECLOCK_LOW));
+	sf_assert_str_eq(value(&f, I915 "gt_max_freq_mhz"), "300");
+	sf_platform_destroy(p);
+	sf_assert_str_eq(value(&f, I915 "gt_max_freq_mhz"), "1100");
+	sf_assert_str_eq(value(&f, I915 "gt_min_freq_mhz"), "500");
+	fixture_finish(&f);
+}
+
+SF_TEST(eio_from_a_file_is_named_undone_and_tried_again)
+{
+	check_transient_write_error(sf_test_failed_, EIO, "Input/output error");
+}
+
+SF_TEST(einval_from_a_driver_is_named_undone_and_tried_again)
+{
+	check_transient_write_error(sf_test_failed_, EINVAL,
+				    "Invalid argument");
+}
+
 /* A stillframe that lowers the clocks (and dims to `percent`, unless
  * 100) and dies without putting anything back, in a child process. */
 static void

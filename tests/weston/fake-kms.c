@@ -18,7 +18,9 @@
  *    that record each request and otherwise behave like KMS: the new
  *    mode becomes current, a mode not in the list is refused; with
  *    [stillframe-test] modes=false, one mode and no switch_mode, a
- *    backend that cannot switch;
+ *    backend that cannot switch; with switch-fails=true, every mode set
+ *    fails (returns -1, logged "refused"), as a commit the driver
+ *    rejects; with dpms=false, no set_dpms, a backend that cannot blank;
  *  - wraps output->repaint, innermost, to count the repaints that reach
  *    the backend, the "page flips" of this fake KMS;
  *  - installs an assign_planes hook, as a KMS backend has, and checks the
@@ -184,6 +186,8 @@ struct fake_kms {
 	struct weston_touch_device *touch_device;
 
 	bool with_modes;	/* [stillframe-test] modes=false: headless as is */
+	bool with_dpms;		/* dpms=false: no set_dpms */
+	bool switch_fails;	/* switch-fails=true: every mode set fails */
 	bool shutting_down;	/* compositor gone; outputs not yet */
 	char *control_path;
 	bool control_created;
@@ -362,12 +366,14 @@ output_switch_mode(struct weston_output *output, struct weston_mode *want)
 		req->width = want->width;
 		req->height = want->height;
 		req->refresh = want->refresh;
-		req->accepted = mode != NULL;
+		req->accepted = mode != NULL && !fo->fk->switch_fails;
 	}
 	weston_log("fake-kms: request %s switch_mode %dx%d@%" PRIu32 " %s\n",
 		   output->name, want->width, want->height, want->refresh,
-		   mode ? "ok" : "refused (not one of this output's modes)");
-	if (!mode)
+		   !mode ? "refused (not one of this output's modes)" :
+		   fo->fk->switch_fails ? "refused (switch-fails: the commit "
+		   "failed)" : "ok");
+	if (!mode || fo->fk->switch_fails)
 		return -1;
 	if (mode == output->current_mode)
 		return 0;
@@ -609,7 +615,11 @@ modes_done:
 			   output->name);
 	if (fk->with_modes)
 		output->switch_mode = output_switch_mode;
-	output->set_dpms = output_set_dpms;
+	if (fk->with_dpms)
+		output->set_dpms = output_set_dpms;
+	else
+		weston_log("fake-kms: output %s has no set_dpms (dpms=false)\n",
+			   output->name);
 
 	fo->destroy_listener.notify = output_handle_destroy;
 	weston_output_add_destroy_listener(output, &fo->destroy_listener);
@@ -1258,6 +1268,9 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 	weston_config_section_get_bool(section, "touch", &with_touch, true);
 	weston_config_section_get_bool(section, "modes", &fk->with_modes,
 				       true);
+	weston_config_section_get_bool(section, "dpms", &fk->with_dpms, true);
+	weston_config_section_get_bool(section, "switch-fails",
+				       &fk->switch_fails, false);
 	weston_config_section_get_string(section, "control",
 					 &fk->control_path, NULL);
 	if (!heads_setup(fk, section))

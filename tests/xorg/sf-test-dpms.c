@@ -28,7 +28,12 @@
  * Real drivers tell a panel from a monitor with RandR's ConnectorType
  * property; the dummy driver sets none.  $SF_TEST_CONNECTOR_TYPES, as
  * "DUMMY0=Panel DUMMY1=HDMI", gives outputs one, as such a driver
- * would.  Everything else is the driver's.
+ * would.
+ *
+ * A fault, for tests/xorg/test-xorg-faults.sh: with $SF_TEST_SWITCH_FAILS
+ * set, every mode set after the server's start fails (logged
+ * "sf-test-dpms: crtc N mode set fails"), as a commit the hardware
+ * refuses.  Everything else is the driver's.
 
  */
 #ifdef HAVE_XORG_CONFIG_H
@@ -146,6 +151,21 @@ wrap_output(xf86OutputPtr output)
 	n_outputs++;
 }
 
+static Bool
+failing_set_mode_major(xf86CrtcPtr crtc, DisplayModePtr mode,
+		       Rotation rotation, int x, int y)
+{
+	(void)mode;
+	(void)rotation;
+	(void)x;
+	(void)y;
+	for (int i = 0; i < n_crtcs; i++)
+		if (crtcs[i].crtc == crtc)
+			LogMessageVerb(X_INFO, 0, "sf-test-dpms: crtc %d mode "
+				       "set fails (SF_TEST_SWITCH_FAILS)\n", i);
+	return FALSE;
+}
+
 static void
 wrap_crtc(xf86CrtcPtr crtc)
 {
@@ -158,6 +178,9 @@ wrap_crtc(xf86CrtcPtr crtc)
 	crtcs[n_crtcs].driver = crtc->funcs;
 	crtcs[n_crtcs].recording = *crtc->funcs;
 	crtcs[n_crtcs].recording.dpms = recording_crtc_dpms;
+	if (getenv("SF_TEST_SWITCH_FAILS"))
+		crtcs[n_crtcs].recording.set_mode_major =
+			failing_set_mode_major;
 	crtc->funcs = &crtcs[n_crtcs].recording;
 	n_crtcs++;
 }
