@@ -5,7 +5,8 @@
  * extension what no library would: wrong lengths, unknown minor opcodes,
  * the other byte order.
  *
- *   sf-x-raw [--swapped] [--display :N] [--no-auth] COMMAND...
+ *   sf-x-raw [--swapped] [--display :N] [--no-auth] [--opcode O]
+ *            COMMAND...
  *
  *   --swapped     talk MSB first ('B'); the default is LSB first ('l').
  *                 Every request field is encoded, and every reply, error
@@ -15,6 +16,9 @@
  *   --no-auth     send no credentials.  Otherwise, if $XAUTHORITY names
  *                 a file, its first MIT-MAGIC-COOKIE-1 for display N is
  *                 sent; without one, none is.
+ *   --opcode O    skip QueryExtension and send the requests with major
+ *                 opcode O: what a client the extension is hidden from
+ *                 (an untrusted one) could still try.
  *
  * After the connection setup and a QueryExtension for STILLFRAME, the
  * commands run in order, each printing exactly one line:
@@ -206,7 +210,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [--swapped] [--display :N] [--no-auth] "
-		"COMMAND...\n"
+		"[--opcode O] COMMAND...\n"
 		"commands:\n"
 		"  info\n"
 		"  version MAJ MIN\n"
@@ -1512,6 +1516,7 @@ main(int argc, char **argv)
 	struct conn c = { .fd = -1 };
 	const char *display = getenv("DISPLAY");
 	bool use_auth = true;
+	long opcode = -1;
 	int status = 0;
 	int i = 1;
 
@@ -1520,6 +1525,11 @@ main(int argc, char **argv)
 			c.msb = true;
 		} else if (strcmp(argv[i], "--no-auth") == 0) {
 			use_auth = false;
+		} else if (strcmp(argv[i], "--opcode") == 0 && i + 1 < argc) {
+			char *end;
+			opcode = strtol(argv[++i], &end, 10);
+			if (*end || opcode < 128 || opcode > 255)
+				return usage_error("--opcode takes 128 to 255");
 		} else if (strcmp(argv[i], "--display") == 0 && i + 1 < argc) {
 			display = argv[++i];
 		} else if (strcmp(argv[i], "--help") == 0) {
@@ -1547,7 +1557,10 @@ main(int argc, char **argv)
 
 	connect_display(&c, number);
 	setup(&c, have_cookie ? &cookie : NULL);
-	if (!query_extension(&c)) {
+	if (opcode >= 0) {
+		c.major_opcode = (uint8_t)opcode;
+		run_commands(&c, argc - i, argv + i);
+	} else if (!query_extension(&c)) {
 		printf("no %s extension\n", STILLFRAME_X_NAME);
 		status = EXIT_NO_EXTENSION;
 	} else {

@@ -42,7 +42,7 @@ done
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2 6:3 7:1 8:1 9:2 10:1"
 
-xt_plan 126
+xt_plan 128
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -338,6 +338,19 @@ xt_like "$(xauth -f "$untrusted" list 2>/dev/null)" 'MIT-MAGIC-COOKIE-1' \
 XAUTHORITY=$untrusted timeout "$XT_TIMEOUT" "$SF_X_RAW" \
 	--display "$XT_DISPLAY" info >/dev/null 2>&1
 xt_is "$?" 3 "an untrusted client finds no STILLFRAME extension"
+# Nor can it use the extension by guessing its opcode: the server
+# refuses the requests, and nothing changes.
+opcode=$(raw info | awk '{ print $2 }')
+guessed=$(XAUTHORITY=$untrusted timeout "$XT_TIMEOUT" "$SF_X_RAW" \
+	--display "$XT_DISPLAY" --opcode "$opcode" pause 1 \
+	power "$(raw outputs | awk '{ print $5 }')" 2 status 2>&1)
+xt_diag "untrusted, by opcode: $(paste -sd ';' <<<"$guessed")"
+xt_ok '[ "$(grep -c "^error Bad" <<<"$guessed")" = 3 ] &&
+	[ "$(wc -l <<<"$guessed")" = 3 ]' \
+	"an untrusted client's STILLFRAME requests by opcode $opcode are refused"
+xt_ok '[ "$(status_field paused)" = 0 ] &&
+	raw outputs | grep -q "powered 1"' \
+	"and neither paused the policy nor switched an output off"
 
 
 # ---- 7. a client killed while held; a server reset ----
