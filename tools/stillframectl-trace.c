@@ -37,8 +37,10 @@ static int
 record(const struct sf_ctl_trace_backend *b, void *data, double seconds,
        FILE *out, struct sf_ctl_trace_progress *progress)
 {
-	double end = sf_ctl_monotonic_seconds() + seconds;
 	int ret = b->start(data);
+	/* From the server's start, not ours: a recording is never shorter
+	 * than asked by the start's round trip. */
+	double end = sf_ctl_monotonic_seconds() + seconds;
 
 	while (ret == 0 && !interrupted) {
 		double left = end - sf_ctl_monotonic_seconds();
