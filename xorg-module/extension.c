@@ -230,10 +230,10 @@ block_handler(void *data, void *timeout)
 {
 	struct sf_xorg *sx = data;
 	struct sf_xorg_output *xo;
-	sf_time_t now = sf_xorg_now();
 
 	if (sx->ending)
 		return;
+	sf_time_t now = sf_xorg_now();
 	if (!sx->outputs_scanned) {
 		/* The server's start moved the event time (its devices came
 		 * up): no client asked for anything. */
@@ -242,9 +242,10 @@ block_handler(void *data, void *timeout)
 		sx->cycle_wanted = true;
 	} else {
 		event_time_check(sx);
-		if (sf_xorg_output_poll_due(sx, now) &&
-		    sf_xorg_output_poll(sx, now))
+		if (sf_xorg_output_poll_due(sx, now)) {
+			sf_xorg_output_poll(sx, now);
 			sx->cycle_wanted = true;
+		}
 	}
 	WindowPtr focus = focused_toplevel();
 	if (!sx->cycle_wanted && focus == sx->focus &&

@@ -423,18 +423,16 @@ randr_remember(struct sf_xorg *sx)
 	sx->n_randr_seen = n;
 }
 
-bool
+void
 sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 {
 	bool layout_changed = false;
 
-	if (!sf_xorg_output_poll_due(sx, now))
-		return false;
 	sx->randr_polled = now;
 	/* A client may have moved or resized a CRTC (not followed here). */
 	sx->layout_serial++;
 	if (randr_unchanged(sx))
-		return true;
+		return;
 	/* Cleared again by whatever below adds, drops or powers one of
 	 * ours: then the next poll goes through every output once more. */
 	sx->randr_seen_valid = true;
@@ -491,7 +489,6 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 		sf_xorg_window_place_all(sx);
 	if (sx->randr_seen_valid)
 		randr_remember(sx);
-	return true;
 }
 
 struct sf_xorg_output *

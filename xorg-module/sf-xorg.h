@@ -201,9 +201,9 @@ sf_xorg_output_poll_due(const struct sf_xorg *sx, sf_time_t now)
 
 /* Follows RandR since the last poll: a connector plugged in (hotplug),
  * an output lit by a client (xrandr, the desktop) or switched off by
- * one.  Polls when sf_xorg_output_poll_due, and is cheap when nothing
- * changed: a few compares per output.  True when it polled. */
-bool
+ * one.  Called when sf_xorg_output_poll_due; cheap when nothing
+ * changed: a few compares per output. */
+void
 sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now);
 
 /* The tracked output behind a RandR output, or NULL. */
