@@ -81,6 +81,13 @@ crtc_active_is() {
 	[ "$(crtc_field active)" = "$1" ]
 }
 
+# crtc_stays_inactive: inactive now and a second later.  DPMS off lasts
+# until input; a look during the idle mode switch may find the CRTC off
+# for a moment, which is not it.
+crtc_stays_inactive() {
+	crtc_active_is 0 && sleep 1 && crtc_active_is 0
+}
+
 # ---- atomic commits, counted by the kernel's function tracer ----
 
 TRACING=/sys/kernel/debug/tracing
@@ -142,7 +149,7 @@ check_refresh_and_dpms() {
 	input motion 5 0
 	vt_poll 5 crtc_mode_is 1920x1080@60
 	vt_is "$(crtc_mode)" 1920x1080@60 "input brings 60 Hz back on the CRTC"
-	vt_poll 25 crtc_active_is 0
+	vt_poll 25 crtc_stays_inactive
 	vt_is "$(crtc_field active)" 0 "DPMS off makes the CRTC inactive"
 	input key 30
 	vt_poll 10 crtc_active_is 1
