@@ -14,6 +14,7 @@
 #
 # Environment: SF_XORG_MODULE (the built libstillframe.so), SF_X_RAW
 # (tests/xorg/sf-x-raw), XT_TIMEOUT (seconds for a wait, default 10).
+# XT_WRAPPER: command words put before Xorg (e.g. "env LD_PRELOAD=...").
 # XT_TWO_OUTPUTS=1 lights the dummy's DUMMY1 right of DUMMY0 at start,
 # on a 2560x1024 screen.
 
@@ -219,7 +220,7 @@ xt_start() {
 	xt_conf "$(cat)" >"$XT_CONF"
 	local noreset=-noreset
 	[ "${XT_RESET:-0}" = 1 ] && noreset=''
-	Xorg "$XT_DISPLAY" -config "$XT_CONF" -logfile "$XT_LOG" \
+	${XT_WRAPPER:-} Xorg "$XT_DISPLAY" -config "$XT_CONF" -logfile "$XT_LOG" \
 		-logverbose 4 -nolisten tcp -ac $noreset "$@" \
 		</dev/null >"$XT_DIR/$name.stderr" 2>&1 &
 	XT_PID=$!
