@@ -36,6 +36,11 @@ static const uint32_t known_rates_mhz[] = {
 	59940, 60000, 72000, 90000, 120000, 144000,
 };
 #define SNAP_TOLERANCE 0.01
+/* A run measures its rate no better than its intervals' jitter over
+ * its span: mpv's first frames of a 60 fps video on Xorg come 10 to
+ * 23 ms apart, and twelve of them read 63.1 fps, which no 60 Hz mode
+ * fits.  The tolerance grows with that uncertainty, up to this. */
+#define SNAP_TOLERANCE_MAX 0.08
 
 /* Tick cadences. */
 static const sf_time_t tick_intervals[] = {
@@ -155,16 +160,23 @@ alternates(const struct history *h, uint32_t n)
 	return true;
 }
 
+/* Snaps to the nearest known rate within `tolerance` (at least
+ * SNAP_TOLERANCE, at most SNAP_TOLERANCE_MAX). */
 static uint32_t
-snap_rate(double hz)
+snap_rate(double hz, double tolerance)
 {
 	double mhz = hz * 1000.0;
 	uint32_t best = 0;
-	double best_err = SNAP_TOLERANCE;
+
+	if (tolerance < SNAP_TOLERANCE)
+		tolerance = SNAP_TOLERANCE;
+	if (tolerance > SNAP_TOLERANCE_MAX)
+		tolerance = SNAP_TOLERANCE_MAX;
+	double best_err = tolerance;
 	/* Only a rate within the tolerance of its own value can match:
 	 * |mhz - k| <= tolerance * k. */
-	double lowest = mhz / (1 + SNAP_TOLERANCE);
-	double highest = mhz / (1 - SNAP_TOLERANCE);
+	double lowest = mhz / (1 + tolerance);
+	double highest = mhz / (1 - tolerance);
 
 	for (size_t i = 0; i < SF_ARRAY_LENGTH(known_rates_mhz); i++) {
 		if (known_rates_mhz[i] < lowest ||
@@ -269,7 +281,12 @@ classify_frequent(const struct sf_classifier_params *params,
 
 	out->cls = fraction >= params->video_min_fraction ? SF_CLASS_VIDEO :
 							    SF_CLASS_ANIMATING;
-	out->rate_mhz = snap_rate(hz);
+	/* Only the run's ends set its span: each end is off by up to
+	 * half the intervals' spread. */
+	double uncertainty = span > 0 ? (double)(longest - shortest) /
+						(double)span : 0;
+	out->rate_mhz = run >= SF_CLASSIFIER_RATE_MIN_INTERVALS ?
+				snap_rate(hz, uncertainty) : 0;
 	return true;
 }
 

@@ -38,7 +38,8 @@ struct sf_classifier_params {
 struct sf_classification {
 	enum sf_class cls;
 	/* ANIMATING, VIDEO: measured rate, snapped to a known video rate
-	 * when close, in mHz.  0 otherwise. */
+	 * when close, in mHz; 0 until SF_CLASSIFIER_RATE_MIN_INTERVALS
+	 * intervals have measured it.  0 otherwise. */
 	uint32_t rate_mhz;
 	/* BLINKING, TICKING: full period (on+off for blinks). 0 otherwise. */
 	sf_time_t period;
@@ -49,6 +50,12 @@ sf_classifier_params_init_default(struct sf_classifier_params *params);
 
 /* Commits needed before anything but STATIC/INTERACTIVE is reported. */
 #define SF_CLASSIFIER_MIN_COMMITS 4
+
+/* Frame intervals needed before a rate is reported.  The first frames
+ * of a player come in a burst: three of mpv's read 73.9 fps for a
+ * 60 fps video, and the output went to 75 Hz and back two seconds
+ * later.  Twelve are 200 ms at 60 fps. */
+#define SF_CLASSIFIER_RATE_MIN_INTERVALS 12
 
 void
 sf_classify(const struct sf_classifier_params *params,

@@ -558,7 +558,62 @@ SF_TEST(few_commits_are_not_a_pattern)
 	sf_surface_activity_record(&act, &d);
 	sf_classify(&params, &act, 0, d.time, &cls);
 	sf_assert_int_eq(cls.cls, SF_CLASS_VIDEO);
+	/* Its rate takes more frames to measure. */
+	sf_assert_int_eq(cls.rate_mhz, 0);
+	for (int i = 4; i <= SF_CLASSIFIER_RATE_MIN_INTERVALS; i++) {
+		d.time = SF_MSEC(1000 + 40 * i);
+		sf_surface_activity_record(&act, &d);
+	}
+	sf_classify(&params, &act, 0, d.time, &cls);
 	sf_assert_int_eq(cls.rate_mhz, 25000);
+}
+
+SF_TEST(a_player_s_first_frames_do_not_set_the_rate)
+{
+	struct sf_classifier_params params;
+	struct sf_surface_activity act, steady;
+	struct sf_classification cls;
+	struct sf_box frame = { 0, 0, 640, 360 };
+	/* mpv's first frames of a 60 fps video on Xorg, as recorded
+	 * (ms apart): a burst, then jitter. */
+	static const double gaps_ms[] = {
+		14.4, 12.8, 13.5, 17.2, 22.4, 11.7, 15.5, 16.1, 20.6, 13.3,
+		16.1, 16.5, 16.7, 16.7, 17.6, 15.7,
+	};
+	sf_time_t t = SF_SEC(10);
+
+	sf_classifier_params_init_default(&params);
+	sf_surface_activity_init(&act, 640, 360);
+	for (size_t i = 0; i <= SF_ARRAY_LENGTH(gaps_ms); i++) {
+		struct sf_commit_desc d = { .time = t, .boxes = &frame,
+					    .n_boxes = 1 };
+		sf_surface_activity_record(&act, &d);
+		sf_classify(&params, &act, 0, t, &cls);
+		if (i < SF_CLASSIFIER_MIN_COMMITS - 1)
+			sf_assert_int_eq(cls.cls, SF_CLASS_STATIC);
+		else
+			sf_assert_int_eq(cls.cls, SF_CLASS_VIDEO);
+		/* Three of them read 73.9 fps: no rate until twelve,
+		 * which read 63.1 within their jitter of 60. */
+		if (i < SF_CLASSIFIER_RATE_MIN_INTERVALS)
+			sf_assert_int_eq(cls.rate_mhz, 0);
+		else
+			sf_assert_int_eq(cls.rate_mhz, 60000);
+		if (i < SF_ARRAY_LENGTH(gaps_ms))
+			t += (sf_time_t)(gaps_ms[i] * 1e6);
+	}
+
+	/* A steady rate is measured as it is, not pulled to a known one:
+	 * 62.5 fps, exactly 16 ms apart. */
+	sf_surface_activity_init(&steady, 640, 360);
+	for (int i = 0; i <= 20; i++) {
+		struct sf_commit_desc d = { .time = SF_SEC(10) + i * SF_MSEC(16),
+					    .boxes = &frame, .n_boxes = 1 };
+		sf_surface_activity_record(&steady, &d);
+	}
+	sf_classify(&params, &steady, 0, SF_SEC(10) + 20 * SF_MSEC(16), &cls);
+	sf_assert_int_eq(cls.cls, SF_CLASS_VIDEO);
+	sf_assert_int_eq(cls.rate_mhz, 62500);
 }
 
 SF_TEST(interactive_ends_after_inactive)
