@@ -108,6 +108,8 @@ struct sf_surface {
 	 * again: for RELEASE_COMMITS commits the class holds. */
 	bool held_by_adapter;
 	uint8_t release_commits;
+	/* Commits of a steady busy surface since it was last classified. */
+	uint8_t unclassified_commits;
 	unsigned inhibit_count;		/* idle inhibitors on it, nested */
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
@@ -320,6 +322,11 @@ trace_hint(struct sf_surface *s, enum sf_trace_hint_kind kind, uint32_t a,
 static void
 trace_commit(struct sf_surface *s, const struct sf_commit_desc *c)
 {
+	/* First: the event is large, and zeroing it on every commit of
+	 * every surface cost more than the check. */
+	if (!tracing(s->core) || !s->traced)
+		return;
+
 	struct sf_trace_event ev = {
 		.type = SF_TRACE_COMMIT,
 		.time = c->time,
@@ -329,8 +336,6 @@ trace_commit(struct sf_surface *s, const struct sf_commit_desc *c)
 	struct sf_box extents = { INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN };
 	uint32_t n = 0;
 
-	if (!tracing(s->core) || !s->traced)
-		return;
 	for (uint32_t i = 0; i < c->n_boxes; i++) {
 		const struct sf_box *b = &c->boxes[i];
 
@@ -1748,6 +1753,30 @@ sf_surface_should_read_pixels(const struct sf_surface *s)
 	return s->stats.commits % period < 2;
 }
 
+/* A busy surface's commit on its cadence, not answering input, with no
+ * hold or throttle in play, cannot change its class; only its rate is
+ * measured again, every RECLASSIFY_EVERY commits.  Classifying each
+ * frame of a 60 fps video was a third of what stillframe cost the X
+ * server per frame. */
+#define RECLASSIFY_EVERY 8
+
+static bool
+steady_busy_commit(const struct sf_surface *s, enum sf_commit_kind kind,
+		   sf_time_t throttle, sf_time_t last_input, sf_time_t now)
+{
+	const struct sf_classifier_params *p = &s->core->classifier;
+	const struct sf_commit_record *prev =
+		sf_surface_activity_get(&s->activity, 1);
+
+	if (!is_busy_class(s->cls.cls) || kind == SF_COMMIT_EMPTY ||
+	    throttle > 0 || s->held_by_adapter || s->release_commits > 0 ||
+	    s->unclassified_commits + 1 >= RECLASSIFY_EVERY || !prev ||
+	    now - prev->time >= p->frequent_interval)
+		return false;
+	return last_input == 0 || now < last_input ||
+	       now - last_input > p->input_window;
+}
+
 enum sf_commit_kind
 sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 {
@@ -1772,7 +1801,13 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	 * static, paint its next ticks and throttle it again. */
 	sf_time_t throttle = sf_surface_get_frame_interval(s, now);
 	sf_time_t last_input = sf_seat_activity_last_input(&core->seat);
-	sf_classify(&core->classifier, &s->activity, last_input, now, &s->cls);
+	if (steady_busy_commit(s, kind, throttle, last_input, now))
+		s->unclassified_commits++;
+	else {
+		s->unclassified_commits = 0;
+		sf_classify(&core->classifier, &s->activity, last_input, now,
+			    &s->cls);
+	}
 	if (throttle > 0 && s->cls.cls == SF_CLASS_STATIC &&
 	    kind != SF_COMMIT_EMPTY &&
 	    sf_classifier_commit_fits(&core->classifier, &s->activity,

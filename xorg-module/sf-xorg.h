@@ -66,11 +66,26 @@ struct sf_xorg_selection {
 };
 
 struct sf_xorg {
+	/* What the block and wakeup handlers read, several times a frame
+	 * under a video: first and together, in one cache line, as the
+	 * server's own drawing evicts the module between calls. */
+	bool ending;			/* the generation is ending */
+	bool outputs_scanned;		/* RandR is ready after the first
+					 * CreateScreenResources */
+	/* The block handler skips the cycle while none of these says
+	 * there is work (block_handler). */
+	bool cycle_wanted;		/* see sf_xorg_want_cycle */
+	bool damage_pending;		/* a window has damage to commit */
+	bool randr_seen_valid;		/* see randr_seen */
+	CARD32 seen_event_ms;		/* LastEventTime(XIAllDevices) as
+					 * the module last saw it */
+	sf_time_t damage_ready;		/* none is due to commit before */
+	sf_time_t randr_polled;		/* when the last poll ran */
+	WindowPtr focus;		/* the focused top-level, last cycle */
+
 	struct sf_config config;
 	struct sf_core *core;
 	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
-	bool outputs_scanned;		/* RandR is ready after the first
-					 * CreateScreenResources */
 	struct xorg_list outputs;	/* sf_xorg_output.link */
 	struct xorg_list windows;	/* sf_xorg_window.link */
 	struct xorg_list holds;		/* sf_xorg_hold.link */
@@ -81,8 +96,6 @@ struct sf_xorg {
 	 * since. */
 	struct sf_xorg_randr_seen *randr_seen;
 	size_t n_randr_seen, randr_seen_cap;
-	bool randr_seen_valid;
-	sf_time_t randr_polled;		/* when the last poll ran */
 	int screens_open;
 	OsTimerPtr timer;
 	sf_time_t timer_deadline;
@@ -90,18 +103,9 @@ struct sf_xorg {
 	RESTYPE selection_type;
 	Atom hint_atom, vrr_atom, wm_state_atom;
 	uint32_t motion_events;		/* from the device event callback */
-	CARD32 seen_event_ms;		/* LastEventTime(XIAllDevices) as
-					 * the module last saw it */
 	uint32_t releases;
 	bool dispatching;		/* inside sf_core_dispatch */
-	bool ending;			/* the generation is ending */
 	ClientPtr trace_owner;		/* who the recording is for */
-	/* The block handler runs several times a frame; it skips the
-	 * cycle while none of these says there is work (block_handler). */
-	bool cycle_wanted;		/* see sf_xorg_want_cycle */
-	bool damage_pending;		/* a window has damage to commit */
-	sf_time_t damage_ready;		/* none is due to commit before */
-	WindowPtr focus;		/* the focused top-level, last cycle */
 	/* Moves on with every RandR poll and layout change: a window's
 	 * placement is worked out again at its next commit. */
 	uint32_t layout_serial;
