@@ -49,6 +49,7 @@
 #include <wayland-client.h>
 
 #include "content-type-v1-client-protocol.h"
+#include "load-client.h"
 #include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "stillframe-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -83,19 +84,6 @@ struct window {
 	struct zwp_idle_inhibitor_v1 *inhibitor;
 	unsigned churn_step;
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sf-load-client: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 /* --- connection --- */
 
@@ -165,10 +153,11 @@ connection_fail(struct connection *c, const char *when)
 	if (err == EPROTO) {
 		uint32_t code = wl_display_get_protocol_error(c->display,
 							      &iface, &id);
-		die("%s: protocol error %u on %s@%u", when, code,
+		sf_load_die("%s: protocol error %u on %s@%u", when, code,
 		    iface ? iface->name : "?", id);
 	}
-	die("%s: connection lost (%s)", when, strerror(err ? err : errno));
+	sf_load_die("%s: connection lost (%s)", when,
+		    strerror(err ? err : errno));
 }
 
 static void
@@ -177,7 +166,8 @@ connection_init(struct connection *c)
 	*c = (struct connection){ 0 };
 	c->display = wl_display_connect(NULL);
 	if (!c->display)
-		die("no Wayland display (WAYLAND_DISPLAY, XDG_RUNTIME_DIR)");
+		sf_load_die("no Wayland display (WAYLAND_DISPLAY, "
+			    "XDG_RUNTIME_DIR)");
 	struct wl_registry *registry = wl_display_get_registry(c->display);
 	wl_registry_add_listener(registry, &registry_listener, c);
 	if (wl_display_roundtrip(c->display) < 0)
@@ -185,9 +175,11 @@ connection_init(struct connection *c)
 	wl_registry_destroy(registry);
 	if (!c->compositor || !c->shm || !c->wm_base || !c->stillframe ||
 	    !c->content_type_manager || !c->inhibit_manager)
-		die("the compositor lacks wl_compositor, wl_shm, xdg_wm_base, "
-		    "stillframe_manager_v1, wp_content_type_manager_v1 or "
-		    "zwp_idle_inhibit_manager_v1 (is stillframe.so loaded?)");
+		sf_load_die("the compositor lacks wl_compositor, wl_shm, "
+			    "xdg_wm_base, stillframe_manager_v1, "
+			    "wp_content_type_manager_v1 or "
+			    "zwp_idle_inhibit_manager_v1 (is stillframe.so "
+			    "loaded?)");
 	xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
 }
 
@@ -275,11 +267,11 @@ window_create_buffers(struct window *w)
 	int fd = memfd_create("sf-load-client", MFD_CLOEXEC);
 
 	if (fd < 0 || ftruncate(fd, 2 * BUFFER_BYTES) < 0)
-		die("shm: %s", strerror(errno));
+		sf_load_die("shm: %s", strerror(errno));
 	w->map = mmap(NULL, 2 * BUFFER_BYTES, PROT_READ | PROT_WRITE,
 		      MAP_SHARED, fd, 0);
 	if (w->map == MAP_FAILED)
-		die("shm: mmap: %s", strerror(errno));
+		sf_load_die("shm: mmap: %s", strerror(errno));
 	struct wl_shm_pool *pool = wl_shm_create_pool(w->conn->shm, fd,
 						      2 * BUFFER_BYTES);
 	for (int i = 0; i < 2; i++) {
@@ -351,6 +343,13 @@ window_finish(struct window *w, bool surface_first)
 	munmap(w->map, 2 * BUFFER_BYTES);
 }
 
+static struct wp_content_type_v1 *
+content_type_get(struct connection *c, struct wl_surface *surface)
+{
+	return wp_content_type_manager_v1_get_surface_content_type(
+		c->content_type_manager, surface);
+}
+
 /* One hint change, before the commit that applies it. */
 static void
 window_churn(struct window *w)
@@ -376,9 +375,7 @@ window_churn(struct window *w)
 		break;
 	case 3:
 		if (!w->content_type)
-			w->content_type =
-				wp_content_type_manager_v1_get_surface_content_type(
-					c->content_type_manager, w->surface);
+			w->content_type = content_type_get(c, w->surface);
 		wp_content_type_v1_set_content_type(w->content_type,
 						    (step / 8) % 4);
 		break;
@@ -434,28 +431,19 @@ connection_sync(struct connection *c, const char *when)
 
 /* --- --clients --- */
 
-static long long
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Answers whatever the connections get, for `ms` milliseconds. */
 static void
 connections_serve(struct connection *conns, struct pollfd *pfds, unsigned n,
 		  long long ms)
 {
-	long long end = now_ns() + ms * 1000000LL;
+	long long end = sf_load_now_ns() + ms * 1000000LL;
 
 	for (unsigned i = 0; i < n; i++)
 		pfds[i] = (struct pollfd){
 			wl_display_get_fd(conns[i].display), POLLIN, 0 };
-	while (now_ns() < end) {
+	while (sf_load_now_ns() < end) {
 		if (poll(pfds, n, 100) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+			sf_load_die("poll: %s", strerror(errno));
 		for (unsigned i = 0; i < n; i++) {
 			if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -476,7 +464,7 @@ run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 	unsigned long long commits = 0, changes = 0;
 
 	if (!conns || !ws || !pfds)
-		die("out of memory");
+		sf_load_die("out of memory");
 	for (unsigned i = 0; i < n; i++) {
 		char app_id[32];
 		snprintf(app_id, sizeof(app_id), "sf-load-%u", i);
@@ -497,17 +485,17 @@ run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 		.it_value = { 0, period },
 	};
 	if (timer < 0 || timerfd_settime(timer, 0, &its, NULL) < 0)
-		die("timerfd: %s", strerror(errno));
+		sf_load_die("timerfd: %s", strerror(errno));
 	pfds[n] = (struct pollfd){ timer, POLLIN, 0 };
 	for (unsigned i = 0; i < n; i++)
 		pfds[i] = (struct pollfd){
 			wl_display_get_fd(conns[i].display), POLLIN, 0 };
 
-	long long end = now_ns() + (long long)seconds * 1000000000LL;
+	long long end = sf_load_now_ns() + (long long)seconds * 1000000000LL;
 	unsigned long long frame = 0;
-	while (now_ns() < end) {
+	while (sf_load_now_ns() < end) {
 		if (poll(pfds, n + 1, 100) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+			sf_load_die("poll: %s", strerror(errno));
 		for (unsigned i = 0; i < n; i++) {
 			if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -561,7 +549,7 @@ run_cycle(unsigned total, unsigned batch)
 	unsigned done = 0;
 
 	if (!ws)
-		die("out of memory");
+		sf_load_die("out of memory");
 	connection_init(&shared);
 	for (unsigned round = 0; done < total; round++) {
 		unsigned n = total - done < batch ? total - done : batch;
@@ -578,10 +566,8 @@ run_cycle(unsigned total, unsigned batch)
 				c->stillframe, ws[i].surface);
 			stillframe_surface_v1_set_content_rate(ws[i].hint, 24,
 							       1);
-			ws[i].content_type =
-				wp_content_type_manager_v1_get_surface_content_type(
-					c->content_type_manager,
-					ws[i].surface);
+			ws[i].content_type = content_type_get(c,
+							       ws[i].surface);
 			wp_content_type_v1_set_content_type(
 				ws[i].content_type,
 				WP_CONTENT_TYPE_V1_TYPE_VIDEO);
@@ -606,66 +592,14 @@ run_cycle(unsigned total, unsigned batch)
 	return 0;
 }
 
-static bool
-parse_count(const char *s, unsigned max, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > max)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
-	unsigned clients = 0, cycle = 0, batch = 100, fps = 60, seconds = 10;
-	unsigned linger = 0;
-	bool churn = false;
+	struct sf_load_options o;
 
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : "";
-		bool ok = true;
-
-		if (strcmp(arg, "--churn") == 0) {
-			churn = true;
-			continue;
-		}
-		if (strcmp(arg, "--clients") == 0)
-			ok = parse_count(val, 1000, &clients);
-		else if (strcmp(arg, "--cycle") == 0)
-			ok = parse_count(val, 10000000, &cycle);
-		else if (strcmp(arg, "--batch") == 0)
-			ok = parse_count(val, 1000, &batch);
-		else if (strcmp(arg, "--fps") == 0)
-			ok = parse_count(val, 1000, &fps);
-		else if (strcmp(arg, "--seconds") == 0)
-			ok = parse_count(val, 86400, &seconds);
-		else if (strcmp(arg, "--linger") == 0)
-			ok = parse_count(val, 86400, &linger);
-		else
-			ok = false;
-		if (!ok) {
-			fprintf(stderr, "sf-load-client: bad argument: %s %s\n"
-				"usage: sf-load-client --clients N [--fps F] "
-				"[--seconds S] [--churn]\n"
-				"                      [--linger S]\n"
-				"       sf-load-client --cycle TOTAL "
-				"[--batch B]\n", arg, val);
-			return 2;
-		}
-		i++;
-	}
-	if (!clients == !cycle) {
-		fprintf(stderr, "sf-load-client: give --clients or --cycle\n");
+	if (!sf_load_parse_options(argc, argv, "sf-load-client", &o))
 		return 2;
-	}
-	return clients ? run_clients(clients, fps, seconds, churn,
-					 linger) :
-			 run_cycle(cycle, batch);
+	return o.clients ? run_clients(o.clients, o.fps, o.seconds, o.churn,
+				       o.linger) :
+			   run_cycle(o.cycle, o.batch);
 }

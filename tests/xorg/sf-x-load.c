@@ -42,6 +42,7 @@
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
 
+#include "load-client.h"
 #include "stillframe-x.h"
 
 #define SIZE 64
@@ -58,19 +59,6 @@ struct client {
 	unsigned churn_step;
 };
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sf-x-load: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
 static xcb_atom_t
 intern(xcb_connection_t *conn, const char *name)
 {
@@ -80,7 +68,7 @@ intern(xcb_connection_t *conn, const char *name)
 	xcb_atom_t atom;
 
 	if (!reply)
-		die("InternAtom %s failed", name);
+		sf_load_die("InternAtom %s failed", name);
 	atom = reply->atom;
 	free(reply);
 	return atom;
@@ -93,14 +81,15 @@ client_drain(struct client *c, const char *when)
 	xcb_generic_event_t *event;
 
 	if (xcb_connection_has_error(c->conn))
-		die("%s: connection lost (xcb error %d)", when,
+		sf_load_die("%s: connection lost (xcb error %d)", when,
 		    xcb_connection_has_error(c->conn));
 	while ((event = xcb_poll_for_event(c->conn))) {
 		if (event->response_type == 0) {
 			xcb_generic_error_t *e = (xcb_generic_error_t *)event;
-			die("%s: X error %u, request %u.%u, resource 0x%x",
-			    when, e->error_code, e->major_code, e->minor_code,
-			    e->resource_id);
+			sf_load_die("%s: X error %u, request %u.%u, "
+				    "resource 0x%x", when, e->error_code,
+				    e->major_code, e->minor_code,
+				    e->resource_id);
 		}
 		free(event);
 	}
@@ -121,13 +110,13 @@ client_connect(struct client *c)
 	*c = (struct client){ 0 };
 	c->conn = xcb_connect(NULL, NULL);
 	if (xcb_connection_has_error(c->conn))
-		die("cannot connect to the X server ($DISPLAY)");
+		sf_load_die("cannot connect to the X server ($DISPLAY)");
 	c->screen = xcb_setup_roots_iterator(xcb_get_setup(c->conn)).data;
 	const xcb_query_extension_reply_t *ext =
 		xcb_get_extension_data(c->conn, &stillframe_ext);
 	if (!ext || !ext->present)
-		die("the server has no STILLFRAME extension (is the module "
-		    "loaded?)");
+		sf_load_die("the server has no STILLFRAME extension (is "
+			    "the module loaded?)");
 	c->hint_atom = intern(c->conn, STILLFRAME_X_HINT_PROPERTY);
 	c->vrr_atom = intern(c->conn, STILLFRAME_X_VRR_PROPERTY);
 }
@@ -246,15 +235,6 @@ client_churn(struct client *c)
 	}
 }
 
-static long long
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int
 run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 	    unsigned linger)
@@ -264,7 +244,7 @@ run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 	unsigned long long frames = 0, changes = 0;
 
 	if (!cs || !pfds)
-		die("out of memory");
+		sf_load_die("out of memory");
 	for (unsigned i = 0; i < n; i++) {
 		client_connect(&cs[i]);
 		cs[i].window = client_create_window(
@@ -285,17 +265,17 @@ run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 		.it_value = { 0, period },
 	};
 	if (timer < 0 || timerfd_settime(timer, 0, &its, NULL) < 0)
-		die("timerfd: %s", strerror(errno));
+		sf_load_die("timerfd: %s", strerror(errno));
 	for (unsigned i = 0; i < n; i++)
 		pfds[i] = (struct pollfd){ xcb_get_file_descriptor(cs[i].conn),
 					   POLLIN, 0 };
 	pfds[n] = (struct pollfd){ timer, POLLIN, 0 };
 
-	long long end = now_ns() + (long long)seconds * 1000000000LL;
+	long long end = sf_load_now_ns() + (long long)seconds * 1000000000LL;
 	unsigned frame = 0;
-	while (now_ns() < end) {
+	while (sf_load_now_ns() < end) {
 		if (poll(pfds, n + 1, 100) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+			sf_load_die("poll: %s", strerror(errno));
 		for (unsigned i = 0; i < n; i++)
 			if (pfds[i].revents)
 				client_drain(&cs[i], "load");
@@ -319,8 +299,8 @@ run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 		client_sync(&cs[i], "end");
 	printf("done %llu %llu\n", frames, changes);
 	fflush(stdout);
-	for (long long until = now_ns() + linger * 1000000000LL;
-	     now_ns() < until;) {
+	for (long long until = sf_load_now_ns() + linger * 1000000000LL;
+	     sf_load_now_ns() < until;) {
 		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 		for (unsigned i = 0; i < n; i++)
 			client_drain(&cs[i], "linger");
@@ -341,7 +321,7 @@ run_cycle(unsigned total, unsigned batch)
 	unsigned done = 0;
 
 	if (!windows)
-		die("out of memory");
+		sf_load_die("out of memory");
 	client_connect(&shared);
 	for (unsigned round = 0; done < total; round++) {
 		unsigned n = total - done < batch ? total - done : batch;
@@ -376,65 +356,14 @@ run_cycle(unsigned total, unsigned batch)
 	return 0;
 }
 
-static bool
-parse_count(const char *s, unsigned max, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > max)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
-	unsigned clients = 0, cycle = 0, batch = 100, fps = 60, seconds = 10;
-	unsigned linger = 0;
-	bool churn = false;
+	struct sf_load_options o;
 
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : "";
-		bool ok;
-
-		if (strcmp(arg, "--churn") == 0) {
-			churn = true;
-			continue;
-		}
-		if (strcmp(arg, "--clients") == 0)
-			ok = parse_count(val, 1000, &clients);
-		else if (strcmp(arg, "--cycle") == 0)
-			ok = parse_count(val, 10000000, &cycle);
-		else if (strcmp(arg, "--batch") == 0)
-			ok = parse_count(val, 1000, &batch);
-		else if (strcmp(arg, "--fps") == 0)
-			ok = parse_count(val, 1000, &fps);
-		else if (strcmp(arg, "--seconds") == 0)
-			ok = parse_count(val, 86400, &seconds);
-		else if (strcmp(arg, "--linger") == 0)
-			ok = parse_count(val, 86400, &linger);
-		else
-			ok = false;
-		if (!ok) {
-			fprintf(stderr, "sf-x-load: bad argument: %s %s\n"
-				"usage: sf-x-load --clients N [--fps F] "
-				"[--seconds S] [--churn] [--linger S]\n"
-				"       sf-x-load --cycle TOTAL [--batch B]\n",
-				arg, val);
-			return 2;
-		}
-		i++;
-	}
-	if (!clients == !cycle) {
-		fprintf(stderr, "sf-x-load: give --clients or --cycle\n");
+	if (!sf_load_parse_options(argc, argv, "sf-x-load", &o))
 		return 2;
-	}
-	return clients ? run_clients(clients, fps, seconds, churn,
-					 linger) :
-			 run_cycle(cycle, batch);
+	return o.clients ? run_clients(o.clients, o.fps, o.seconds, o.churn,
+				       o.linger) :
+			   run_cycle(o.cycle, o.batch);
 }
