@@ -99,6 +99,9 @@ static struct {
 	struct weston_compositor *compositor;
 	struct weston_config *config;
 	struct weston_seat seat;
+	struct weston_layer layer;
+	struct wl_listener create_surface_listener;
+	unsigned mapped;		/* views mapped so far */
 	struct sf_weston *sfw;
 	int pool_fd;
 	char dir[64];
@@ -314,6 +317,53 @@ create_outputs(void)
 	}
 }
 
+/* --- a shell --- */
+
+/* The least of a shell: a surface's first commit with a buffer maps it,
+ * at a place that puts some views on one output, some on the other and
+ * some across both, so that the plugin places and throttles them when
+ * the outputs repaint.  A NULL buffer unmaps it again. */
+static void
+surface_committed(struct weston_surface *surface, int32_t sx, int32_t sy)
+{
+	struct weston_view *view = NULL;
+
+	if (!wl_list_empty(&surface->views))
+		view = wl_container_of(surface->views.next, view,
+				       surface_link);
+	if (surface->width == 0) {
+		if (view && view->is_mapped) {
+			weston_layer_entry_remove(&view->layer_link);
+			view->is_mapped = false;
+			surface->is_mapped = false;
+			weston_compositor_schedule_repaint(server.compositor);
+		}
+		return;
+	}
+	if (view && view->is_mapped)
+		return;
+	if (!view)
+		view = weston_view_create(surface);
+	if (!view)
+		fail(NULL, "weston_view_create failed");
+	weston_view_set_position(view, (float)(server.mapped++ * 150 % 600),
+				 (float)(server.mapped * 40 % 200));
+	weston_layer_entry_insert(&server.layer.view_list, &view->layer_link);
+	view->is_mapped = true;
+	surface->is_mapped = true;
+	weston_view_update_transform(view);
+	weston_view_schedule_repaint(view);
+}
+
+static void
+compositor_handle_create_surface(struct wl_listener *listener, void *data)
+{
+	struct weston_surface *surface = data;
+
+	surface->committed = surface_committed;
+	surface->committed_private = NULL;
+}
+
 /* The shm pool every client maps: one file, sent to each. */
 static void
 create_pool_file(void)
@@ -367,6 +417,12 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 					   &config.base) != 0)
 		fail(NULL, "cannot load the headless backend");
 	create_outputs();
+	weston_layer_init(&server.layer, server.compositor);
+	weston_layer_set_position(&server.layer, WESTON_LAYER_POSITION_NORMAL);
+	server.create_surface_listener.notify =
+		compositor_handle_create_surface;
+	wl_signal_add(&server.compositor->create_surface_signal,
+		      &server.create_surface_listener);
 	weston_seat_init(&server.seat, server.compositor, "seat0");
 	weston_seat_init_pointer(&server.seat);
 	if (wet_module_init(server.compositor, &module_argc,
