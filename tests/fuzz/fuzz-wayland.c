@@ -110,18 +110,18 @@ static struct {
 
 /* The globals a client binds, in this order. */
 enum fz_global {
-	G_COMPOSITOR,
-	G_SHM,
-	G_SEAT,
-	G_HINTS,
-	G_CONTENTS,
-	G_INHIBITS,
-	G_NOTIFIER,
-	G_CONTROL,
-	G_COUNT
+	FZ_GLOBAL_COMPOSITOR,
+	FZ_GLOBAL_SHM,
+	FZ_GLOBAL_SEAT,
+	FZ_GLOBAL_HINTS,
+	FZ_GLOBAL_CONTENTS,
+	FZ_GLOBAL_INHIBITS,
+	FZ_GLOBAL_NOTIFIER,
+	FZ_GLOBAL_CONTROL,
+	FZ_GLOBAL_COUNT
 };
 
-static const struct wl_interface *const global_interfaces[G_COUNT] = {
+static const struct wl_interface *const global_interfaces[FZ_GLOBAL_COUNT] = {
 	&wl_compositor_interface,
 	&wl_shm_interface,
 	&wl_seat_interface,
@@ -151,10 +151,10 @@ struct fz_client {
 	struct wl_listener server_destroy_listener;
 
 	struct wl_registry *registry;
-	uint32_t global_names[G_COUNT];		/* 0: not advertised */
-	uint32_t global_versions[G_COUNT];
+	uint32_t global_names[FZ_GLOBAL_COUNT];		/* 0: not advertised */
+	uint32_t global_versions[FZ_GLOBAL_COUNT];
 	/* Bound globals: the proxies, in enum fz_global order. */
-	struct wl_proxy *globals[G_COUNT];
+	struct wl_proxy *globals[FZ_GLOBAL_COUNT];
 	uint32_t control_version;
 
 	struct wl_shm_pool *pool;
@@ -443,7 +443,7 @@ registry_handle_global(void *data, struct wl_registry *registry,
 {
 	struct fz_client *c = data;
 
-	for (int i = 0; i < G_COUNT; i++) {
+	for (int i = 0; i < FZ_GLOBAL_COUNT; i++) {
 		if (strcmp(interface, global_interfaces[i]->name) == 0) {
 			c->global_names[i] = name;
 			c->global_versions[i] = version;
@@ -562,7 +562,7 @@ client_destroy_proxies(struct fz_client *c)
 	}
 	for (int i = 0; i < MAX_NOTIFICATIONS; i++)
 		destroy_proxy(c->notifications[i]);
-	for (int i = 0; i < G_COUNT; i++)
+	for (int i = 0; i < FZ_GLOBAL_COUNT; i++)
 		destroy_proxy(c->globals[i]);
 	destroy_proxy(c->status);
 	destroy_proxy(c->trace);
@@ -575,7 +575,7 @@ client_destroy_proxies(struct fz_client *c)
  * first.  Either way the compositor must have let go of it after a few
  * dispatches. */
 static void
-client_close(struct fz *f, struct fz_client *c, bool kill)
+client_finish(struct fz *f, struct fz_client *c, bool kill)
 {
 	if (kill && c->server)
 		wl_client_destroy(c->server);
@@ -601,7 +601,7 @@ bind_global(struct fz_client *c, enum fz_global g, uint32_t version)
 }
 
 static void
-client_open(struct fz *f, struct fz_client *c, uint8_t flags)
+client_init(struct fz *f, struct fz_client *c, uint8_t flags)
 {
 	int fds[2];
 
@@ -619,20 +619,20 @@ client_open(struct fz *f, struct fz_client *c, uint8_t flags)
 	c->registry = wl_display_get_registry(c->display);
 	wl_registry_add_listener(c->registry, &registry_listener, c);
 	pump(f);
-	for (int g = 0; g < G_CONTROL; g++)
+	for (int g = 0; g < FZ_GLOBAL_CONTROL; g++)
 		bind_global(c, g, 4);
-	if (!c->global_names[G_CONTROL])
+	if (!c->global_names[FZ_GLOBAL_CONTROL])
 		fail(f, "stillframe_control_v1 is not advertised to our uid");
 	/* Every version of the control protocol (1 to 4). */
 	c->control_version = 4 - flags % 4;
-	if (c->control_version > c->global_versions[G_CONTROL])
+	if (c->control_version > c->global_versions[FZ_GLOBAL_CONTROL])
 		fail(f, "stillframe_control_v1 is version %u",
-		     c->global_versions[G_CONTROL]);
-	bind_global(c, G_CONTROL, c->control_version);
-	if (c->globals[G_SHM])
-		c->pool = wl_shm_create_pool((void *)c->globals[G_SHM],
+		     c->global_versions[FZ_GLOBAL_CONTROL]);
+	bind_global(c, FZ_GLOBAL_CONTROL, c->control_version);
+	if (c->globals[FZ_GLOBAL_SHM])
+		c->pool = wl_shm_create_pool((void *)c->globals[FZ_GLOBAL_SHM],
 					     server.pool_fd, POOL_SIZE);
-	for (int g = 0; g < G_COUNT; g++)
+	for (int g = 0; g < FZ_GLOBAL_COUNT; g++)
 		if (!c->globals[g])
 			fail(f, "global %s not advertised",
 			     global_interfaces[g]->name);
@@ -672,7 +672,7 @@ check_errors(struct fz *f)
 		if (c->expect_interface == &wl_display_interface &&
 		    c->expect_code == WL_DISPLAY_ERROR_INVALID_METHOD &&
 		    err == EINVAL) {
-			client_close(f, c, false);
+			client_finish(f, c, false);
 			continue;
 		}
 		if (err != EPROTO)
@@ -693,45 +693,45 @@ check_errors(struct fz *f)
 			fail(f, "client %d: protocol error %s code %u instead "
 			     "of %s code %u", i, name, code,
 			     c->expect_interface->name, c->expect_code);
-		client_close(f, c, false);
+		client_finish(f, c, false);
 	}
 }
 
 /* --- requests --- */
 
 enum fz_op {
-	OP_CONNECT,
-	OP_DISCONNECT,
-	OP_KILL,
-	OP_SURFACE_CREATE,
-	OP_SURFACE_DESTROY,
-	OP_SURFACE_ATTACH,
-	OP_SURFACE_COMMIT,
-	OP_HINT_GET,
-	OP_HINT_RATE,
-	OP_HINT_RANGE,
-	OP_HINT_PRIORITY,
-	OP_HINT_DESTROY,
-	OP_CONTENT_GET,
-	OP_CONTENT_SET,
-	OP_CONTENT_DESTROY,
-	OP_INHIBIT_CREATE,
-	OP_INHIBIT_DESTROY,
-	OP_NOTIFY_GET,
-	OP_NOTIFY_DESTROY,
-	OP_STATUS,
-	OP_PAUSE,
-	OP_RESUME,
-	OP_ADMIN_HINTS,
-	OP_OUTPUT_POWER,
-	OP_TRACE_START,
-	OP_TRACE_READ,
-	OP_TRACE_STOP,
-	OP_TRACE_DESTROY,
-	OP_CONTROL_DESTROY,
-	OP_MANAGER_DESTROY,
-	OP_INPUT,
-	OP_COUNT
+	FZ_OP_CONNECT,
+	FZ_OP_DISCONNECT,
+	FZ_OP_KILL,
+	FZ_OP_SURFACE_CREATE,
+	FZ_OP_SURFACE_DESTROY,
+	FZ_OP_SURFACE_ATTACH,
+	FZ_OP_SURFACE_COMMIT,
+	FZ_OP_HINT_GET,
+	FZ_OP_HINT_RATE,
+	FZ_OP_HINT_RANGE,
+	FZ_OP_HINT_PRIORITY,
+	FZ_OP_HINT_DESTROY,
+	FZ_OP_CONTENT_GET,
+	FZ_OP_CONTENT_SET,
+	FZ_OP_CONTENT_DESTROY,
+	FZ_OP_INHIBIT_CREATE,
+	FZ_OP_INHIBIT_DESTROY,
+	FZ_OP_NOTIFY_GET,
+	FZ_OP_NOTIFY_DESTROY,
+	FZ_OP_STATUS,
+	FZ_OP_PAUSE,
+	FZ_OP_RESUME,
+	FZ_OP_ADMIN_HINTS,
+	FZ_OP_OUTPUT_POWER,
+	FZ_OP_TRACE_START,
+	FZ_OP_TRACE_READ,
+	FZ_OP_TRACE_STOP,
+	FZ_OP_TRACE_DESTROY,
+	FZ_OP_CONTROL_DESTROY,
+	FZ_OP_MANAGER_DESTROY,
+	FZ_OP_INPUT,
+	FZ_OP_COUNT
 };
 
 static void
@@ -816,7 +816,7 @@ static void
 admin_hints(struct fz *f, struct fz_client *c)
 {
 	struct stillframe_control_v1 *control =
-		(void *)c->globals[G_CONTROL];
+		(void *)c->globals[FZ_GLOBAL_CONTROL];
 	uint32_t id = pick_surface_id(f);
 	uint32_t num = arg32(f), den = arg32(f);
 	uint32_t min = arg32(f), max = arg32(f);
@@ -836,7 +836,7 @@ static void
 output_power(struct fz *f, struct fz_client *c)
 {
 	struct stillframe_control_v1 *control =
-		(void *)c->globals[G_CONTROL];
+		(void *)c->globals[FZ_GLOBAL_CONTROL];
 	uint8_t sel = byte(f);
 	uint32_t power = byte(f) % 4;
 	char name[16];
@@ -877,7 +877,8 @@ input_motion(struct fz *f)
 static void
 hint_get(struct fz_client *c, struct fz_surface *s)
 {
-	struct stillframe_manager_v1 *manager = (void *)c->globals[G_HINTS];
+	struct stillframe_manager_v1 *manager =
+		(void *)c->globals[FZ_GLOBAL_HINTS];
 
 	if (s->hint && s->hint_inert) {
 		stillframe_surface_v1_destroy(s->hint);
@@ -898,7 +899,7 @@ static void
 content_get(struct fz_client *c, struct fz_surface *s)
 {
 	struct wp_content_type_manager_v1 *manager =
-		(void *)c->globals[G_CONTENTS];
+		(void *)c->globals[FZ_GLOBAL_CONTENTS];
 
 	if (s->content && s->content_inert) {
 		wp_content_type_v1_destroy(s->content);
@@ -950,28 +951,29 @@ surface_op(struct fz *f, struct fz_client *c, enum fz_op op,
 	   struct fz_surface *s)
 {
 	switch (op) {
-	case OP_SURFACE_DESTROY:
+	case FZ_OP_SURFACE_DESTROY:
 		surface_destroy(s);
 		break;
-	case OP_SURFACE_ATTACH:
+	case FZ_OP_SURFACE_ATTACH:
 		surface_attach(f, s, c->pool);
 		break;
-	case OP_SURFACE_COMMIT:
+	case FZ_OP_SURFACE_COMMIT:
 		surface_commit(f, s);
 		break;
-	case OP_HINT_GET:
+	case FZ_OP_HINT_GET:
 		hint_get(c, s);
 		break;
-	case OP_CONTENT_GET:
+	case FZ_OP_CONTENT_GET:
 		content_get(c, s);
 		break;
-	case OP_INHIBIT_CREATE: {
+	case FZ_OP_INHIBIT_CREATE: {
 		struct zwp_idle_inhibitor_v1 **slot =
 			&s->inhibitors[byte(f) % MAX_INHIBITORS];
 
 		if (!*slot)
 			*slot = zwp_idle_inhibit_manager_v1_create_inhibitor(
-				(void *)c->globals[G_INHIBITS], s->surface);
+				(void *)c->globals[FZ_GLOBAL_INHIBITS],
+				s->surface);
 		break;
 	}
 	default:
@@ -986,7 +988,7 @@ surface_object_op(struct fz *f, struct fz_client *c, enum fz_op op,
 		  struct fz_surface *s)
 {
 	switch (op) {
-	case OP_HINT_RATE: {
+	case FZ_OP_HINT_RATE: {
 		uint32_t num = arg32(f), den = arg32(f);
 
 		if (!hint_usable(c, s))
@@ -997,7 +999,7 @@ surface_object_op(struct fz *f, struct fz_client *c, enum fz_op op,
 		stillframe_surface_v1_set_content_rate(s->hint, num, den);
 		break;
 	}
-	case OP_HINT_RANGE: {
+	case FZ_OP_HINT_RANGE: {
 		uint32_t min = arg32(f), max = arg32(f);
 
 		if (!hint_usable(c, s))
@@ -1008,7 +1010,7 @@ surface_object_op(struct fz *f, struct fz_client *c, enum fz_op op,
 		stillframe_surface_v1_set_refresh_range(s->hint, min, max);
 		break;
 	}
-	case OP_HINT_PRIORITY: {
+	case FZ_OP_HINT_PRIORITY: {
 		uint32_t priority = byte(f) % 5;
 
 		if (!hint_usable(c, s))
@@ -1019,12 +1021,12 @@ surface_object_op(struct fz *f, struct fz_client *c, enum fz_op op,
 		stillframe_surface_v1_set_priority(s->hint, priority);
 		break;
 	}
-	case OP_HINT_DESTROY:
+	case FZ_OP_HINT_DESTROY:
 		if (s->hint)
 			stillframe_surface_v1_destroy(s->hint);
 		s->hint = NULL;
 		break;
-	case OP_CONTENT_SET: {
+	case FZ_OP_CONTENT_SET: {
 		/* Unknown types are ignored, not errors (v1 has none). */
 		uint32_t type = byte(f) % 6;
 
@@ -1032,12 +1034,12 @@ surface_object_op(struct fz *f, struct fz_client *c, enum fz_op op,
 			wp_content_type_v1_set_content_type(s->content, type);
 		break;
 	}
-	case OP_CONTENT_DESTROY:
+	case FZ_OP_CONTENT_DESTROY:
 		if (s->content)
 			wp_content_type_v1_destroy(s->content);
 		s->content = NULL;
 		break;
-	case OP_INHIBIT_DESTROY: {
+	case FZ_OP_INHIBIT_DESTROY: {
 		struct zwp_idle_inhibitor_v1 **slot =
 			&s->inhibitors[byte(f) % MAX_INHIBITORS];
 
@@ -1055,12 +1057,12 @@ static void
 control_op(struct fz *f, struct fz_client *c, enum fz_op op)
 {
 	struct stillframe_control_v1 *control =
-		(void *)c->globals[G_CONTROL];
+		(void *)c->globals[FZ_GLOBAL_CONTROL];
 
 	if (!control)
 		return;
 	switch (op) {
-	case OP_STATUS: {
+	case FZ_OP_STATUS: {
 		bool prometheus = byte(f) & 1;
 
 		if (c->status)
@@ -1078,19 +1080,19 @@ control_op(struct fz *f, struct fz_client *c, enum fz_op op)
 						  &c->status);
 		break;
 	}
-	case OP_PAUSE:
+	case FZ_OP_PAUSE:
 		stillframe_control_v1_pause(control);
 		break;
-	case OP_RESUME:
+	case FZ_OP_RESUME:
 		stillframe_control_v1_resume(control);
 		break;
-	case OP_ADMIN_HINTS:
+	case FZ_OP_ADMIN_HINTS:
 		admin_hints(f, c);
 		break;
-	case OP_OUTPUT_POWER:
+	case FZ_OP_OUTPUT_POWER:
 		output_power(f, c);
 		break;
-	case OP_TRACE_START:
+	case FZ_OP_TRACE_START:
 		if (c->trace)
 			break;
 		if (!control_since(c, 4)) {
@@ -1100,9 +1102,9 @@ control_op(struct fz *f, struct fz_client *c, enum fz_op op)
 		}
 		c->trace = stillframe_control_v1_record_trace(control);
 		break;
-	case OP_CONTROL_DESTROY:
+	case FZ_OP_CONTROL_DESTROY:
 		stillframe_control_v1_destroy(control);
-		c->globals[G_CONTROL] = NULL;
+		c->globals[FZ_GLOBAL_CONTROL] = NULL;
 		break;
 	default:
 		break;
@@ -1115,13 +1117,13 @@ trace_op(struct fz_client *c, enum fz_op op)
 	if (!c->trace)
 		return;
 	switch (op) {
-	case OP_TRACE_READ:
+	case FZ_OP_TRACE_READ:
 		stillframe_trace_v1_read(c->trace);
 		break;
-	case OP_TRACE_STOP:
+	case FZ_OP_TRACE_STOP:
 		stillframe_trace_v1_stop(c->trace);
 		break;
-	case OP_TRACE_DESTROY:
+	case FZ_OP_TRACE_DESTROY:
 		stillframe_trace_v1_destroy(c->trace);
 		c->trace = NULL;
 		break;
@@ -1136,7 +1138,7 @@ notify_op(struct fz *f, struct fz_client *c, enum fz_op op)
 	struct ext_idle_notification_v1 **slot =
 		&c->notifications[byte(f) % MAX_NOTIFICATIONS];
 
-	if (op == OP_NOTIFY_DESTROY) {
+	if (op == FZ_OP_NOTIFY_DESTROY) {
 		if (*slot)
 			ext_idle_notification_v1_destroy(*slot);
 		*slot = NULL;
@@ -1146,10 +1148,10 @@ notify_op(struct fz *f, struct fz_client *c, enum fz_op op)
 	/* Short timeouts fire within an input. */
 	uint32_t timeout = byte(f);
 
-	if (!*slot && c->globals[G_NOTIFIER])
+	if (!*slot && c->globals[FZ_GLOBAL_NOTIFIER])
 		*slot = ext_idle_notifier_v1_get_idle_notification(
-			(void *)c->globals[G_NOTIFIER], timeout,
-			(void *)c->globals[G_SEAT]);
+			(void *)c->globals[FZ_GLOBAL_NOTIFIER], timeout,
+			(void *)c->globals[FZ_GLOBAL_SEAT]);
 }
 
 /* The hint, content type, idle inhibit or notifier manager goes; what
@@ -1158,20 +1160,21 @@ static void
 manager_destroy(struct fz *f, struct fz_client *c)
 {
 	static const enum fz_global managers[] = {
-		G_HINTS, G_CONTENTS, G_INHIBITS, G_NOTIFIER,
+		FZ_GLOBAL_HINTS, FZ_GLOBAL_CONTENTS, FZ_GLOBAL_INHIBITS,
+		FZ_GLOBAL_NOTIFIER,
 	};
 	enum fz_global g = managers[byte(f) % 4];
 
 	if (!c->globals[g])
 		return;
 	switch (g) {
-	case G_HINTS:
+	case FZ_GLOBAL_HINTS:
 		stillframe_manager_v1_destroy((void *)c->globals[g]);
 		break;
-	case G_CONTENTS:
+	case FZ_GLOBAL_CONTENTS:
 		wp_content_type_manager_v1_destroy((void *)c->globals[g]);
 		break;
-	case G_INHIBITS:
+	case FZ_GLOBAL_INHIBITS:
 		zwp_idle_inhibit_manager_v1_destroy((void *)c->globals[g]);
 		break;
 	default:
@@ -1185,12 +1188,12 @@ static bool
 surface_needs_manager(struct fz_client *c, enum fz_op op)
 {
 	switch (op) {
-	case OP_HINT_GET:
-		return c->globals[G_HINTS] != NULL;
-	case OP_CONTENT_GET:
-		return c->globals[G_CONTENTS] != NULL;
-	case OP_INHIBIT_CREATE:
-		return c->globals[G_INHIBITS] != NULL;
+	case FZ_OP_HINT_GET:
+		return c->globals[FZ_GLOBAL_HINTS] != NULL;
+	case FZ_OP_CONTENT_GET:
+		return c->globals[FZ_GLOBAL_CONTENTS] != NULL;
+	case FZ_OP_INHIBIT_CREATE:
+		return c->globals[FZ_GLOBAL_INHIBITS] != NULL;
 	default:
 		return true;
 	}
@@ -1202,68 +1205,68 @@ static void
 step(struct fz *f)
 {
 	uint8_t b = byte(f);
-	enum fz_op op = (enum fz_op)((b & 0x1f) % OP_COUNT);
+	enum fz_op op = (enum fz_op)((b & 0x1f) % FZ_OP_COUNT);
 	struct fz_client *c = &f->clients[(b >> 5) % MAX_CLIENTS];
 
-	if (op == OP_INPUT) {
+	if (op == FZ_OP_INPUT) {
 		input_motion(f);
 		pump(f);
 		check_errors(f);
 		return;
 	}
-	uint8_t flags = op == OP_CONNECT ? byte(f) : 0;
+	uint8_t flags = op == FZ_OP_CONNECT ? byte(f) : 0;
 
 	/* Any request of a client that is not there connects it first. */
 	if (!c->live)
-		client_open(f, c, flags);
+		client_init(f, c, flags);
 
 	switch (op) {
-	case OP_CONNECT:
+	case FZ_OP_CONNECT:
 		return;
-	case OP_DISCONNECT:
-	case OP_KILL:
-		client_close(f, c, op == OP_KILL);
+	case FZ_OP_DISCONNECT:
+	case FZ_OP_KILL:
+		client_finish(f, c, op == FZ_OP_KILL);
 		return;
-	case OP_SURFACE_CREATE: {
+	case FZ_OP_SURFACE_CREATE: {
 		struct fz_surface *s = &c->surfaces[byte(f) % MAX_SURFACES];
 
 		if (!s->surface)
 			s->surface = wl_compositor_create_surface(
-				(void *)c->globals[G_COMPOSITOR]);
+				(void *)c->globals[FZ_GLOBAL_COMPOSITOR]);
 		break;
 	}
-	case OP_SURFACE_DESTROY:
-	case OP_SURFACE_ATTACH:
-	case OP_SURFACE_COMMIT:
-	case OP_HINT_GET:
-	case OP_CONTENT_GET:
-	case OP_INHIBIT_CREATE: {
+	case FZ_OP_SURFACE_DESTROY:
+	case FZ_OP_SURFACE_ATTACH:
+	case FZ_OP_SURFACE_COMMIT:
+	case FZ_OP_HINT_GET:
+	case FZ_OP_CONTENT_GET:
+	case FZ_OP_INHIBIT_CREATE: {
 		struct fz_surface *s = &c->surfaces[byte(f) % MAX_SURFACES];
 
 		if (s->surface && surface_needs_manager(c, op))
 			surface_op(f, c, op, s);
 		break;
 	}
-	case OP_HINT_RATE:
-	case OP_HINT_RANGE:
-	case OP_HINT_PRIORITY:
-	case OP_HINT_DESTROY:
-	case OP_CONTENT_SET:
-	case OP_CONTENT_DESTROY:
-	case OP_INHIBIT_DESTROY:
+	case FZ_OP_HINT_RATE:
+	case FZ_OP_HINT_RANGE:
+	case FZ_OP_HINT_PRIORITY:
+	case FZ_OP_HINT_DESTROY:
+	case FZ_OP_CONTENT_SET:
+	case FZ_OP_CONTENT_DESTROY:
+	case FZ_OP_INHIBIT_DESTROY:
 		surface_object_op(f, c, op,
 				  &c->surfaces[byte(f) % MAX_SURFACES]);
 		break;
-	case OP_NOTIFY_GET:
-	case OP_NOTIFY_DESTROY:
+	case FZ_OP_NOTIFY_GET:
+	case FZ_OP_NOTIFY_DESTROY:
 		notify_op(f, c, op);
 		break;
-	case OP_TRACE_READ:
-	case OP_TRACE_STOP:
-	case OP_TRACE_DESTROY:
+	case FZ_OP_TRACE_READ:
+	case FZ_OP_TRACE_STOP:
+	case FZ_OP_TRACE_DESTROY:
 		trace_op(c, op);
 		break;
-	case OP_MANAGER_DESTROY:
+	case FZ_OP_MANAGER_DESTROY:
 		manager_destroy(f, c);
 		break;
 	default:
@@ -1330,7 +1333,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Half hang up, half are dropped by the compositor. */
 	for (int i = 0; i < MAX_CLIENTS; i++)
 		if (f.clients[i].live)
-			client_close(&f, &f.clients[i], i % 2);
+			client_finish(&f, &f.clients[i], i % 2);
 	wl_event_loop_dispatch(server.loop, 0);
 	check_released(&f);
 	reset_policy();
