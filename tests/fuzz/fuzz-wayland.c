@@ -76,6 +76,10 @@ void
 notify_motion(struct weston_seat *seat, const struct timespec *time,
 	      struct weston_pointer_motion_event *event);
 
+void
+notify_button(struct weston_seat *seat, const struct timespec *time,
+	      int32_t button, enum wl_pointer_button_state state);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -86,10 +90,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_FRAMES 2
 #define MAX_STEPS 256
 #define POOL_SIZE 65536
+#define N_OUTPUTS 2
+/* BTN_LEFT of linux/input-event-codes.h. */
+#define BUTTON_LEFT 0x110
 
 /* An internal panel and an external monitor: the plugin treats them
  * differently (dimming, unneeded-outputs). */
-static const char *const output_names[] = { "eDP-1", "HDMI-A-1" };
+static const char *const output_names[N_OUTPUTS] = { "eDP-1", "HDMI-A-1" };
 
 /* The compositor, made once for the whole run. */
 static struct {
@@ -98,7 +105,9 @@ static struct {
 	struct weston_log_context *log;
 	struct weston_compositor *compositor;
 	struct weston_config *config;
+	struct weston_output *outputs[N_OUTPUTS];
 	struct weston_seat seat;
+	bool button_down;
 	struct weston_layer layer;
 	struct wl_listener create_surface_listener;
 	unsigned mapped;		/* views mapped so far */
@@ -292,8 +301,7 @@ create_outputs(void)
 
 	if (!api)
 		fail(NULL, "the headless backend has no windowed output API");
-	for (size_t i = 0; i < sizeof(output_names) / sizeof(*output_names);
-	     i++) {
+	for (size_t i = 0; i < N_OUTPUTS; i++) {
 		struct weston_head *head = NULL;
 		struct weston_output *output;
 
@@ -314,6 +322,7 @@ create_outputs(void)
 		if (api->output_set_size(output, 320, 240) != 0 ||
 		    weston_output_enable(output) != 0)
 			fail(NULL, "cannot enable output %s", output_names[i]);
+		server.outputs[i] = output;
 	}
 }
 
@@ -730,7 +739,7 @@ enum fz_op {
 	FZ_OP_TRACE_DESTROY,
 	FZ_OP_CONTROL_DESTROY,
 	FZ_OP_MANAGER_DESTROY,
-	FZ_OP_INPUT,
+	FZ_OP_SERVER,
 	FZ_OP_COUNT
 };
 
@@ -859,18 +868,59 @@ output_power(struct fz *f, struct fz_client *c)
 }
 
 static void
-input_motion(struct fz *f)
+set_button(bool down)
 {
-	struct weston_pointer_motion_event event = {
-		.mask = WESTON_POINTER_MOTION_REL,
-		.dx = (int8_t)byte(f),
-		.dy = (int8_t)byte(f),
-	};
 	struct timespec now;
 
+	if (server.button_down == down)
+		return;
 	weston_compositor_get_time(&now);
-	event.time = now;
-	notify_motion(&server.seat, &now, &event);
+	notify_button(&server.seat, &now, BUTTON_LEFT,
+		      down ? WL_POINTER_BUTTON_STATE_PRESSED :
+			     WL_POINTER_BUTTON_STATE_RELEASED);
+	server.button_down = down;
+}
+
+/* An output unplugged or plugged back, with whatever is on it. */
+static void
+set_output_enabled(size_t i, bool enabled)
+{
+	struct weston_output *output = server.outputs[i];
+
+	if (output->enabled == enabled)
+		return;
+	if (!enabled)
+		weston_output_disable(output);
+	else if (weston_output_enable(output) != 0)
+		fail(NULL, "cannot enable output %s again", output_names[i]);
+}
+
+/* What happens on the compositor's side: pointer motion, the left
+ * button (which holds the compositor's idle_inhibit while down) and
+ * outputs going and coming back. */
+static void
+server_op(struct fz *f)
+{
+	uint8_t kind = byte(f) % 3;
+
+	if (kind == 0) {
+		struct weston_pointer_motion_event event = {
+			.mask = WESTON_POINTER_MOTION_REL,
+			.dx = (int8_t)byte(f),
+			.dy = (int8_t)byte(f),
+		};
+		struct timespec now;
+
+		weston_compositor_get_time(&now);
+		event.time = now;
+		notify_motion(&server.seat, &now, &event);
+	} else if (kind == 1) {
+		set_button(!server.button_down);
+	} else {
+		size_t i = byte(f) % N_OUTPUTS;
+
+		set_output_enabled(i, !server.outputs[i]->enabled);
+	}
 }
 
 /* Hint and content type object of a surface: the get requests. */
@@ -1208,8 +1258,8 @@ step(struct fz *f)
 	enum fz_op op = (enum fz_op)((b & 0x1f) % FZ_OP_COUNT);
 	struct fz_client *c = &f->clients[(b >> 5) % MAX_CLIENTS];
 
-	if (op == FZ_OP_INPUT) {
-		input_motion(f);
+	if (op == FZ_OP_SERVER) {
+		server_op(f);
 		pump(f);
 		check_errors(f);
 		return;
@@ -1310,8 +1360,7 @@ reset_policy(void)
 	sf_time_t now = sf_weston_now(server.sfw);
 
 	sf_weston_set_paused(server.sfw, false);
-	for (size_t i = 0; i < sizeof(output_names) / sizeof(*output_names);
-	     i++) {
+	for (size_t i = 0; i < N_OUTPUTS; i++) {
 		struct sf_output *o = sf_core_find_output(server.sfw->core,
 							  output_names[i]);
 
@@ -1335,7 +1384,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.clients[i].live)
 			client_finish(&f, &f.clients[i], i % 2);
 	wl_event_loop_dispatch(server.loop, 0);
+	set_button(false);
 	check_released(&f);
+	for (size_t i = 0; i < N_OUTPUTS; i++)
+		set_output_enabled(i, true);
 	reset_policy();
 	return 0;
 }

@@ -32,7 +32,9 @@
 #  24 record_trace   25 trace read   26 trace stop   27 trace destroy
 #  28 stillframe_control_v1.destroy
 #  29 destroy a manager: byte % 4 (hints, content type, inhibit, notifier)
-#  30 pointer motion on the seat: dx, dy (signed bytes); client ignored
+#  30 the compositor's side (client ignored): kind % 3: 0 pointer motion
+#     dx, dy (signed bytes); 1 left button pressed / released in turn;
+#     2 output byte % 2 (eDP-1, HDMI-A-1) disabled / enabled in turn
 import struct
 
 
@@ -85,6 +87,18 @@ def range_(s, lo, hi, client=0):
     return op(9, client, s) + arg(lo) + arg(hi)
 
 
+def motion(dx, dy):
+    return op(30, 0, 0, dx & 0xff, dy & 0xff)
+
+
+def button():
+    return op(30, 0, 1)
+
+
+def output_toggle(i):
+    return op(30, 0, 2, i)
+
+
 def admin(sel, num, den, lo, hi, prio, client=0, surface_id=None):
     b = op(22, client, sel | (0x80 if surface_id is not None else 0))
     if surface_id is not None:
@@ -109,10 +123,18 @@ seeds['inert'] = s
 
 # Idle inhibitors and notifications, with input in between.
 s = create(0) + attach(0, 32, 32) + op(15, 0, 0, 0) + op(15, 0, 0, 1)
-s += op(17, 0, 0, 0) + op(17, 0, 1, 200) + op(30, 0, 5, 251)
-s += op(16, 0, 0, 1) + op(4, 0, 0) + op(30, 0, 1, 1) + op(18, 0, 0)
-s += op(29, 0, 2) + op(29, 0, 3)
+s += op(17, 0, 0, 0) + op(17, 0, 1, 200) + motion(5, -5) + button()
+s += op(16, 0, 0, 1) + op(4, 0, 0) + motion(1, 1) + button() + op(18, 0, 0)
+s += op(29, 0, 2) + op(29, 0, 3) + button()
 seeds['idle'] = s
+
+# Outputs unplugged and back under mapped, hinted surfaces.
+s = create(0) + attach(0, 64, 64) + op(7, 0, 0) + rate(0, 10, 1)
+s += commit(0, frame=True) + create(1) + attach(1, 32, 32)
+s += output_toggle(0) + commit(0, damage=[0, 0, 4, 4], frame=True)
+s += op(23, 0, 0, 2) + output_toggle(1) + op(19, 0, 0) + output_toggle(0)
+s += commit(1) + op(4, 0, 0) + output_toggle(1)
+seeds['outputs'] = s
 
 # Control: status, pause, administrator hints, output power, a trace
 # read by one client and refused to another (busy).
