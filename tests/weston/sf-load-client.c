@@ -17,7 +17,8 @@
  * its commit, in turn: a stillframe_surface_v1 content rate, refresh
  * range or priority; a wp_content_type_v1 created, changed or
  * destroyed; an idle inhibitor created or destroyed; and now and then
- * the stillframe_surface_v1 itself destroyed and made again.
+ * the stillframe_surface_v1 itself destroyed and made again (on a
+ * compositor without stillframe.so, none of it: "done" counts 0).
  * Prints "ready N" once every surface has its first buffer, and at the
  * end "done COMMITS CHURN" (commits sent, hint changes sent), then
  * keeps every surface for --linger seconds (default 0), still answering
@@ -25,7 +26,7 @@
  *
  * --cycle: TOTAL xdg toplevels created and destroyed, B at a time
  * (default 100), each with a buffer, a stillframe_surface_v1 and a
- * wp_content_type_v1.  Batches destroy their objects in turns in
+ * wp_content_type_v1 (the last two where the compositor has them).  Batches destroy their objects in turns in
  * protocol order, surface first (the hint objects go inert), or not at
  * all: every fifth batch is on a connection of its own that is closed
  * with everything still alive.  Prints "cycled TOTAL".
@@ -66,6 +67,9 @@ struct connection {
 	struct stillframe_manager_v1 *stillframe;
 	struct wp_content_type_manager_v1 *content_type_manager;
 	struct zwp_idle_inhibit_manager_v1 *inhibit_manager;
+	/* stillframe.so serves all three hint protocols; a stock Weston
+	 * (bench/load) none. */
+	bool hints;
 };
 
 struct window {
@@ -173,13 +177,11 @@ connection_init(struct connection *c)
 	if (wl_display_roundtrip(c->display) < 0)
 		connection_fail(c, "registry");
 	wl_registry_destroy(registry);
-	if (!c->compositor || !c->shm || !c->wm_base || !c->stillframe ||
-	    !c->content_type_manager || !c->inhibit_manager)
-		sf_load_die("the compositor lacks wl_compositor, wl_shm, "
-			    "xdg_wm_base, stillframe_manager_v1, "
-			    "wp_content_type_manager_v1 or "
-			    "zwp_idle_inhibit_manager_v1 (is stillframe.so "
-			    "loaded?)");
+	if (!c->compositor || !c->shm || !c->wm_base)
+		sf_load_die("the compositor lacks wl_compositor, wl_shm or "
+			    "xdg_wm_base");
+	c->hints = c->stillframe && c->content_type_manager &&
+		   c->inhibit_manager;
 	xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
 }
 
@@ -192,9 +194,12 @@ connection_finish(struct connection *c)
 	wl_proxy_destroy((struct wl_proxy *)c->compositor);
 	wl_proxy_destroy((struct wl_proxy *)c->shm);
 	wl_proxy_destroy((struct wl_proxy *)c->wm_base);
-	wl_proxy_destroy((struct wl_proxy *)c->stillframe);
-	wl_proxy_destroy((struct wl_proxy *)c->content_type_manager);
-	wl_proxy_destroy((struct wl_proxy *)c->inhibit_manager);
+	if (c->stillframe)
+		wl_proxy_destroy((struct wl_proxy *)c->stillframe);
+	if (c->content_type_manager)
+		wl_proxy_destroy((struct wl_proxy *)c->content_type_manager);
+	if (c->inhibit_manager)
+		wl_proxy_destroy((struct wl_proxy *)c->inhibit_manager);
 	wl_display_disconnect(c->display);
 	c->display = NULL;
 }
@@ -350,12 +355,16 @@ content_type_get(struct connection *c, struct wl_surface *surface)
 		c->content_type_manager, surface);
 }
 
-/* One hint change, before the commit that applies it. */
-static void
+/* One hint change, before the commit that applies it; false when the
+ * compositor has no hint protocols. */
+static bool
 window_churn(struct window *w)
 {
 	struct connection *c = w->conn;
 	unsigned step = w->churn_step++;
+
+	if (!c->hints)
+		return false;
 
 	if (!w->hint)
 		w->hint = stillframe_manager_v1_get_surface(c->stillframe,
@@ -406,6 +415,7 @@ window_churn(struct window *w)
 							    w->surface);
 		break;
 	}
+	return true;
 }
 
 /* Dispatches every connection until each window has been configured,
@@ -508,10 +518,9 @@ run_clients(unsigned n, unsigned fps, unsigned seconds, bool churn,
 		if (read(timer, &expirations, sizeof(expirations)) < 0)
 			continue;
 		for (unsigned i = 0; i < n; i++) {
-			if (churn && (i + frame) % 10 == 0) {
-				window_churn(&ws[i]);
+			if (churn && (i + frame) % 10 == 0 &&
+			    window_churn(&ws[i]))
 				changes++;
-			}
 			window_draw(&ws[i]);
 			commits++;
 			/* A compositor that falls behind fills the socket:
@@ -562,6 +571,8 @@ run_cycle(unsigned total, unsigned batch)
 		}
 		for (unsigned i = 0; i < n; i++) {
 			window_init(&ws[i], c, "sf-load-cycle");
+			if (!c->hints)
+				continue;
 			ws[i].hint = stillframe_manager_v1_get_surface(
 				c->stillframe, ws[i].surface);
 			stillframe_surface_v1_set_content_rate(ws[i].hint, 24,
