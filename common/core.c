@@ -217,10 +217,12 @@ static void
 trace_output_event(struct sf_output *o, enum sf_trace_type type,
 		   sf_time_t now, uint32_t arg)
 {
-	struct sf_trace_event ev = { .type = type, .time = now, .id = o->id };
-
+	/* First, as in trace_commit: the event is large. */
 	if (!tracing(o->core))
 		return;
+
+	struct sf_trace_event ev = { .type = type, .time = now, .id = o->id };
+
 	if (type == SF_TRACE_INHIBIT)
 		ev.u.inhibit.on = arg != 0;
 	else if (type == SF_TRACE_REPAINT)
@@ -1665,12 +1667,15 @@ sf_surface_uninhibit(struct sf_surface *s, sf_time_t now)
 }
 
 void
-sf_surface_set_focused(struct sf_surface *s, bool focused)
+sf_surface_set_focused(struct sf_surface *s, bool focused, sf_time_t now)
 {
 	/* Called for every window in every cycle of the X module: only a
 	 * change costs more than a compare. */
 	if (focused && !s->focused) {
-		struct sf_trace_event ev = { .type = SF_TRACE_FOCUS };
+		struct sf_trace_event ev = {
+			.type = SF_TRACE_FOCUS,
+			.time = now,
+		};
 		trace_surface_event(s, &ev);
 	}
 	s->focused = focused;

@@ -255,8 +255,11 @@ void
 sf_surface_set_output(struct sf_surface *surface, struct sf_output *output,
 		      double visible_fraction, sf_time_t now);
 
+/* The surface has the keyboard focus, or no longer, since `now` (which
+ * only a trace records). */
 void
-sf_surface_set_focused(struct sf_surface *surface, bool focused);
+sf_surface_set_focused(struct sf_surface *surface, bool focused,
+		       sf_time_t now);
 
 /* An idle inhibitor on the surface (zwp_idle_inhibitor_v1): nested.
  * While the surface is visible, the output it is on stays visible (low

@@ -520,7 +520,7 @@ SF_TEST(background_surfaces_are_throttled_even_when_focused)
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
 	sf_surface_set_output(s, o, 0.02, 0);
-	sf_surface_set_focused(s, true);
+	sf_surface_set_focused(s, true, 0);
 
 	struct sf_box b = { 0, 0, 64, 64 };
 	sf_time_t t = 0;

@@ -285,7 +285,7 @@ SF_TEST(unneeded_output_is_powered_off_and_not_painted)
 	/* A surface shown only there gets frames at the background rate. */
 	struct sf_surface *s = sf_surface_create(core, 800, 600, SF_SEC(701));
 	sf_surface_set_output(s, hdmi, 0.5, SF_SEC(701));
-	sf_surface_set_focused(s, true);
+	sf_surface_set_focused(s, true, SF_SEC(701));
 	for (int i = 0; i < 30; i++) {
 		struct sf_box b = { 0, 0, 800, 600 };
 		struct sf_commit_desc c = { .time = SF_SEC(702) + SF_MSEC(16) * i,

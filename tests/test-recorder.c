@@ -139,7 +139,7 @@ world_init(struct world *w)
 	w->term = sf_surface_create(w->core, 800, 600, SF_SEC(10));
 	sf_surface_set_label(w->term, "foot terminal");
 	sf_surface_set_output(w->term, w->out, 0.25, SF_SEC(10));
-	sf_surface_set_focused(w->term, true);
+	sf_surface_set_focused(w->term, true, SF_SEC(10));
 	sf_surface_set_content_rate(w->term, 30, 1, SF_SEC(10));
 	w->clock = sf_surface_create(w->core, 100, 100, SF_SEC(10));
 	sf_surface_set_output(w->clock, w->out, 0.01, SF_SEC(10));
@@ -206,8 +206,8 @@ SF_TEST(events_of_known_surfaces_follow)
 	sf_surface_set_rate_range(w.clock, 30000, 0, SF_SEC(23));
 	sf_output_uninhibit(w.out, SF_SEC(24));
 	sf_output_repaint(w.out, SF_FORCE_POINTER_MOVED, SF_SEC(24), NULL);
-	sf_surface_set_focused(w.term, false);
-	sf_surface_set_focused(w.clock, true);
+	sf_surface_set_focused(w.term, false, SF_SEC(24));
+	sf_surface_set_focused(w.clock, true, SF_SEC(24));
 	sf_surface_set_size(w.clock, 200, 100);
 	sf_surface_set_output(w.clock, NULL, 0, SF_SEC(25));
 	sf_surface_destroy(w.term);

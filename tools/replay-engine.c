@@ -512,7 +512,8 @@ sf_replay_feed(struct sf_replay *r, const struct sf_trace_event *ev,
 		for (uint32_t i = 0; i < r->surfaces_cap; i++)
 			if (r->surfaces[i])
 				sf_surface_set_focused(r->surfaces[i],
-						       r->surfaces[i] == s);
+						       r->surfaces[i] == s,
+						       ev->time);
 		return true;
 	}
 	case SF_TRACE_DESTROY: {

@@ -147,7 +147,8 @@ set_focus(struct sf_weston_seat *s, struct weston_surface *surface)
 		return;
 	if (s->focus) {
 		if ((sws = sf_weston_surface_find(s->sfw, s->focus)))
-			sf_surface_set_focused(sws->core, false);
+			sf_surface_set_focused(sws->core, false,
+					       sf_weston_now(s->sfw));
 		wl_list_remove(&s->focus_destroy_listener.link);
 	}
 	s->focus = surface;
@@ -155,7 +156,8 @@ set_focus(struct sf_weston_seat *s, struct weston_surface *surface)
 		wl_signal_add(&surface->destroy_signal,
 			      &s->focus_destroy_listener);
 		if ((sws = sf_weston_surface_get(s->sfw, surface)))
-			sf_surface_set_focused(sws->core, true);
+			sf_surface_set_focused(sws->core, true,
+					       sf_weston_now(s->sfw));
 	}
 }
 

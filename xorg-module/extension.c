@@ -19,6 +19,7 @@
 #include <dixstruct.h>
 #include <inputstr.h>
 #include <xace.h>
+#include <xacestr.h>
 #include <misc.h>
 #include <opaque.h>
 
@@ -202,9 +203,9 @@ focused_toplevel(void)
 	return focus;
 }
 
-/* Between full cycles, where only windows' damage came in: until the
- * first is due, asks the server to wake up then and returns true; false
- * when a cycle is due. */
+/* Between full cycles, where only windows' damage came in: while none
+ * may be committed yet, asks the server to wake up when the first is due
+ * and returns true; false when a cycle is due. */
 static bool
 wait_for_damage(struct sf_xorg *sx, sf_time_t now, void *timeout)
 {
@@ -212,16 +213,19 @@ wait_for_damage(struct sf_xorg *sx, sf_time_t now, void *timeout)
 		return true;
 	if (sx->damage_ready <= now)
 		return false;
-	sf_xorg_wake_up_in(timeout, sx->damage_ready - now);
+	sf_xorg_wake_up_in(timeout, sx->damage_due - now);
 	return true;
 }
 
 /*
  * The server calls this before every wait for clients, several times a
- * frame under a video.  The whole cycle runs only when something that
- * could change its outcome happened since the last one (what calls
- * sf_xorg_want_cycle), a window's damage is due, the focus moved, or
- * RandR was polled, which bounds the wait of anything else to
+ * frame under a video, after drawing that evicted the module from the
+ * caches: what it reads when nothing is due is kept to a few fields of
+ * sx, the server's last event time and the clock.  The whole cycle runs
+ * only when something that could change its outcome happened since the
+ * last one (what calls sf_xorg_want_cycle: input, requests, a window
+ * mapped or gone, the focus set), a window's damage is due, or RandR
+ * was polled, which bounds the wait of anything else to
  * RANDR_POLL_INTERVAL.  Otherwise it only asks to be woken when the
  * first damage is due.
  */
@@ -247,12 +251,12 @@ block_handler(void *data, void *timeout)
 			sx->cycle_wanted = true;
 		}
 	}
-	WindowPtr focus = focused_toplevel();
-	if (!sx->cycle_wanted && focus == sx->focus &&
-	    wait_for_damage(sx, now, timeout))
+	if (sx->damage_fresh)
+		sf_xorg_window_stamp_damage(sx, now);
+	if (!sx->cycle_wanted && wait_for_damage(sx, now, timeout))
 		return;
 	sx->cycle_wanted = false;
-	sf_xorg_window_cycle(sx, focus, now, timeout);
+	sf_xorg_window_cycle(sx, focused_toplevel(), now, timeout);
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		const struct sf_output_stats *st = sf_output_get_stats(xo->core);
 		if (st->state == xo->last_state &&
@@ -264,33 +268,61 @@ block_handler(void *data, void *timeout)
 	}
 }
 
+/* The block handler's twin, which the server requires: the module has
+ * nothing to do on wake-up (input comes through the device event
+ * callback, a terminate signal ends in extension_close_down). */
+static void
+wakeup_handler(void *data, int result)
+{
+	(void)data;
+	(void)result;
+}
+
+/*
+ * The focus changes by request (SetInputFocus and the input
+ * extension's twins, all checked for DixSetFocusAccess first) or when
+ * its window is unmapped or destroyed, which the screen hooks report:
+ * the block handler looks at the focus only after one of these, not on
+ * each of its calls.
+ */
+static void
+device_access_handle(CallbackListPtr *list, void *data, void *call_data)
+{
+	XaceDeviceAccessRec *rec = call_data;
+	(void)list;
+
+	if (rec->access_mode & DixSetFocusAccess)
+		sf_xorg_want_cycle(data);
+}
+
 /*
  * The generation ends (the last client went and the server resets, or
  * it was told to terminate): the user's modes go back now, while RandR's
  * objects still exist; by CloseScreen the server has freed them.
  */
 static void
-generation_ending(struct sf_xorg *sx)
+generation_ending(struct sf_xorg *sx, const char *why)
 {
-	if (sx->ending || !(dispatchException & (DE_RESET | DE_TERMINATE)))
+	if (sx->ending)
 		return;
 	sx->ending = true;
 	sf_xorg_release(sx, NULL, "server reset or exit");
 	sf_xorg_window_destroy_all(sx, NULL);
 	sf_xorg_output_destroy_all(sx, NULL);
-	sf_xorg_log(SF_LOG_INFO, "server %s: modes and DPMS put back",
-		    dispatchException & DE_TERMINATE ? "exiting" : "resetting");
+	sf_xorg_log(SF_LOG_INFO, "server %s: modes and DPMS put back", why);
 }
 
-/* Input arrives through the device event callback, and the activity it
- * does not report is noticed by the block handler; here a terminate
- * signal is, which wakes the server up. */
+/* Extensions close down after the dispatch loop ends and before the
+ * server frees its resources (RandR's outputs and modes among them). */
 static void
-wakeup_handler(void *data, int result)
+extension_close_down(ExtensionEntry *ext)
 {
-	(void)result;
+	(void)ext;
 
-	generation_ending(data);
+	if (sf_xorg_instance)
+		generation_ending(sf_xorg_instance,
+				  dispatchException & DE_TERMINATE ?
+					  "exiting" : "resetting");
 }
 
 /* The first bytes of the server's internal input event, whose types
@@ -355,8 +387,9 @@ client_state_handle(CallbackListPtr *list, void *data, void *call_data)
 			sx->trace_owner = NULL;
 			sf_core_trace_discard(sx->core);
 		}
-		/* The last client: the server may be about to reset. */
-		generation_ending(sx);
+		/* The last client: the server is about to reset. */
+		if (dispatchException & DE_RESET)
+			generation_ending(sx, "resetting");
 	}
 }
 
@@ -1106,6 +1139,7 @@ instance_destroy(struct sf_xorg *sx)
 	RemoveBlockAndWakeupHandlers(block_handler, wakeup_handler, sx);
 	DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
 	DeleteCallback(&ClientStateCallback, client_state_handle, sx);
+	XaceDeleteCallback(XACE_DEVICE_ACCESS, device_access_handle, sx);
 	sf_core_destroy(sx->core);
 	sf_platform_destroy(sx->platform);
 	free(sx);
@@ -1138,6 +1172,7 @@ sf_xorg_extension_init(void)
 	sx->config = *sf_xorg_module_config();
 	xorg_list_init(&sx->outputs);
 	xorg_list_init(&sx->windows);
+	xorg_list_init(&sx->fresh_windows);
 	xorg_list_init(&sx->holds);
 	xorg_list_init(&sx->selections);
 	xorg_list_init(&sx->connectors);
@@ -1170,11 +1205,14 @@ sf_xorg_extension_init(void)
 	}
 	if (!RegisterBlockAndWakeupHandlers(block_handler, wakeup_handler, sx) ||
 	    !AddCallback(&DeviceEventCallback, device_event_handle, sx) ||
-	    !AddCallback(&ClientStateCallback, client_state_handle, sx))
+	    !AddCallback(&ClientStateCallback, client_state_handle, sx) ||
+	    !XaceRegisterCallback(XACE_DEVICE_ACCESS, device_access_handle,
+				  sx))
 		goto fail;
 	ExtensionEntry *ext = AddExtension(STILLFRAME_X_NAME,
 					   STILLFRAME_X_EVENT_COUNT, 0,
-					   proc_dispatch, sproc_dispatch, NULL,
+					   proc_dispatch, sproc_dispatch,
+					   extension_close_down,
 					   StandardMinorOpcode);
 	if (!ext)
 		goto fail;
@@ -1199,6 +1237,8 @@ fail:
 		RemoveBlockAndWakeupHandlers(block_handler, wakeup_handler, sx);
 		DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
 		DeleteCallback(&ClientStateCallback, client_state_handle, sx);
+		XaceDeleteCallback(XACE_DEVICE_ACCESS, device_access_handle,
+				   sx);
 		sf_core_destroy(sx->core);
 		sf_platform_destroy(sx->platform);
 		free(sx);

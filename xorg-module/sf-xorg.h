@@ -76,18 +76,22 @@ struct sf_xorg {
 	 * there is work (block_handler). */
 	bool cycle_wanted;		/* see sf_xorg_want_cycle */
 	bool damage_pending;		/* a window has damage to commit */
+	bool damage_fresh;		/* fresh_windows is not empty */
 	bool randr_seen_valid;		/* see randr_seen */
 	CARD32 seen_event_ms;		/* LastEventTime(XIAllDevices) as
 					 * the module last saw it */
-	sf_time_t damage_ready;		/* none is due to commit before */
+	sf_time_t damage_ready;		/* none may be committed before */
+	sf_time_t damage_due;		/* the server wakes up for it then */
 	sf_time_t randr_polled;		/* when the last poll ran */
-	WindowPtr focus;		/* the focused top-level, last cycle */
 
 	struct sf_config config;
 	struct sf_core *core;
 	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
 	struct xorg_list outputs;	/* sf_xorg_output.link */
 	struct xorg_list windows;	/* sf_xorg_window.link */
+	/* Windows damaged since the last block handler, whose time it
+	 * notes: sf_xorg_window.fresh_link. */
+	struct xorg_list fresh_windows;
 	struct xorg_list holds;		/* sf_xorg_hold.link */
 	struct xorg_list selections;	/* sf_xorg_selection.link */
 	struct xorg_list connectors;	/* sf_xorg_connector.link */
@@ -239,6 +243,9 @@ struct sf_xorg_window {
 	struct sf_surface *core;
 	DamagePtr damage;
 	RegionRec pending;		/* damage not yet reported */
+	RegionRec fresh;		/* reported since the last block
+					 * handler, not yet in pending */
+	struct xorg_list fresh_link;	/* sf_xorg.fresh_windows, or empty */
 	sf_time_t pending_since;	/* first and last damage of it */
 	sf_time_t last_damage;
 	struct sf_xorg_output *output;
@@ -272,6 +279,11 @@ sf_xorg_window_of_client_window(struct sf_xorg *sx, WindowPtr win);
  * the root, or reparented into another client's window (a frame). */
 bool
 sf_xorg_window_is_client_toplevel(WindowPtr win);
+
+/* Notes the time of the damage reported since the last call: now, in
+ * the block handler that ends the dispatch it came in. */
+void
+sf_xorg_window_stamp_damage(struct sf_xorg *sx, sf_time_t now);
 
 /* Reports each window's damage since the last cycle to the core, asks
  * each output whether the damage may be held, and holds the clients

@@ -37,6 +37,12 @@
  * RandR client (a video player) to query all the outputs again. */
 #define SETTLE SF_MSEC(8)
 #define MAX_GATHER SF_MSEC(100)
+/* The server is not woken just to report settled damage before this:
+ * an animation's next frame wakes it first, and its block handler
+ * reports the frame before (the damage that came in with the new one
+ * is kept apart).  Waking at SETTLE instead cost a 60 fps video one
+ * more sleep and wake-up of the server per frame. */
+#define SETTLE_WAKE SF_MSEC(50)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
 
@@ -200,38 +206,124 @@ grow_box(RegionPtr dst, RegionPtr add)
 	return true;
 }
 
-/* When the window's pending damage is to be committed: SETTLE after the
- * last report, or MAX_GATHER after the first. */
+/* `quiet` after the last report of the window's pending damage, or
+ * MAX_GATHER after the first, whichever comes first. */
+static sf_time_t
+settled_at(const struct sf_xorg_window *xw, sf_time_t quiet)
+{
+	sf_time_t at = xw->last_damage + quiet;
+
+	if (xw->pending_since + MAX_GATHER < at)
+		at = xw->pending_since + MAX_GATHER;
+	return at;
+}
+
+/* When the pending damage may be committed. */
 static sf_time_t
 commit_ready(const struct sf_xorg_window *xw)
 {
-	sf_time_t ready = xw->last_damage + SETTLE;
-
-	if (xw->pending_since + MAX_GATHER < ready)
-		ready = xw->pending_since + MAX_GATHER;
-	return ready;
+	return settled_at(xw, SETTLE);
 }
 
+/* When the server is to wake up to commit it, at the latest. */
+static sf_time_t
+commit_due(const struct sf_xorg_window *xw)
+{
+	return settled_at(xw, SETTLE_WAKE);
+}
+
+/* Several times a frame under a video, in the middle of the server's
+ * drawing: the damage is gathered apart from what is pending, and its
+ * time noted by the next block handler (sf_xorg_window_stamp_damage),
+ * which reads the clock anyway, within the same dispatch of requests. */
 static void
 window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 {
 	struct sf_xorg_window *xw = closure;
 	struct sf_xorg *sx = xw->sx;
-	sf_time_t now = sf_xorg_now();
 	(void)damage;
 
-	if (!RegionNotEmpty(&xw->pending))
+	if (!grow_box(&xw->fresh, region))
+		RegionUnion(&xw->fresh, &xw->fresh, region);
+	if (xorg_list_is_empty(&xw->fresh_link))
+		xorg_list_append(&xw->fresh_link, &sx->fresh_windows);
+	sx->damage_fresh = true;
+}
+
+/* Moves the fresh damage to the pending, noting its time. */
+static void
+take_fresh_damage(struct sf_xorg_window *xw, sf_time_t now)
+{
+	if (!RegionNotEmpty(&xw->fresh))
+		return;
+	if (!RegionNotEmpty(&xw->pending)) {
+		RegionRec empty = xw->pending;
+
+		xw->pending = xw->fresh;
+		xw->fresh = empty;
 		xw->pending_since = now;
+	} else if (!grow_box(&xw->pending, &xw->fresh)) {
+		RegionUnion(&xw->pending, &xw->pending, &xw->fresh);
+	}
+	RegionEmpty(&xw->fresh);
 	xw->last_damage = now;
-	if (!grow_box(&xw->pending, region))
-		RegionUnion(&xw->pending, &xw->pending, region);
-	/* The earliest this window's damage may be due: later damage only
-	 * puts its commit off, so the minimum over reports never wakes the
-	 * cycle too late. */
-	sf_time_t ready = commit_ready(xw);
+}
+
+/* Counts the window's pending damage in the earliest time one may be
+ * committed, and the earliest the server must wake up for one. */
+static void
+note_damage_times(struct sf_xorg *sx, const struct sf_xorg_window *xw)
+{
+	sf_time_t ready = commit_ready(xw), due = commit_due(xw);
+
 	if (!sx->damage_pending || ready < sx->damage_ready)
 		sx->damage_ready = ready;
+	if (!sx->damage_pending || due < sx->damage_due)
+		sx->damage_due = due;
 	sx->damage_pending = true;
+}
+
+/* The same times over all windows. */
+static void
+update_damage_times(struct sf_xorg *sx)
+{
+	struct sf_xorg_window *xw;
+
+	sx->damage_pending = false;
+	xorg_list_for_each_entry(xw, &sx->windows, link) {
+		if (!RegionNotEmpty(&xw->pending))
+			continue;
+		note_damage_times(sx, xw);
+	}
+}
+
+void
+sf_xorg_window_stamp_damage(struct sf_xorg *sx, sf_time_t now)
+{
+	struct sf_xorg_window *xw, *next;
+	bool moved_later = false;
+
+	xorg_list_for_each_entry_safe(xw, next, &sx->fresh_windows,
+				      fresh_link) {
+		xorg_list_del(&xw->fresh_link);
+		xorg_list_init(&xw->fresh_link);
+		if (RegionNotEmpty(&xw->pending)) {
+			if (commit_ready(xw) <= now) {
+				/* A frame before this one has settled: the
+				 * cycle reports it, then takes this one. */
+				sf_xorg_want_cycle(sx);
+				continue;
+			}
+			moved_later = true;
+		}
+		take_fresh_damage(xw, now);
+		note_damage_times(sx, xw);
+	}
+	sx->damage_fresh = false;
+	/* A window's times only move later with more damage: the minimum
+	 * may have been its own, and waking up for it would be early. */
+	if (moved_later)
+		update_damage_times(sx);
 }
 
 static void
@@ -450,7 +542,9 @@ window_track(struct sf_xorg *sx, WindowPtr win)
 		goto oom;
 	xw->sx = sx;
 	xw->window = win;
+	xorg_list_init(&xw->fresh_link);
 	RegionNull(&xw->pending);
+	RegionNull(&xw->fresh);
 	sf_tile_map_init(&xw->tiles);
 	xw->core = sf_surface_create(sx->core, win->drawable.width,
 				     win->drawable.height, now);
@@ -474,6 +568,7 @@ oom:
 		sf_surface_destroy(xw->core);
 		sf_tile_map_finish(&xw->tiles);
 		RegionUninit(&xw->pending);
+		RegionUninit(&xw->fresh);
 	}
 	free(xw);
 }
@@ -491,6 +586,8 @@ window_untrack(struct sf_xorg_window *xw)
 	sf_surface_destroy(xw->core);
 	sf_tile_map_finish(&xw->tiles);
 	RegionUninit(&xw->pending);
+	RegionUninit(&xw->fresh);
+	xorg_list_del(&xw->fresh_link);
 	xorg_list_del(&xw->link);
 	free(xw->pixels);
 	free(xw);
@@ -955,30 +1052,30 @@ void
 sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 		     void *timeout)
 {
-	sf_time_t wait = SF_TIME_NEVER;
 	struct sf_xorg_window *xw;
 	struct sf_xorg_output *xo;
 	sf_time_t deadline;
 
-	sx->focus = focus;
-	sx->damage_pending = false;
 	xorg_list_for_each_entry(xw, &sx->windows, link) {
 		xw->committed_now = false;
 		xw->held = false;
-		sf_surface_set_focused(xw->core, xw->window == focus);
-		if (!RegionNotEmpty(&xw->pending))
-			continue;
-		sf_time_t ready = commit_ready(xw);
-		if (ready > now) {
-			if (ready - now < wait)
-				wait = ready - now;
-			continue;
+		sf_surface_set_focused(xw->core, xw->window == focus, now);
+		if (RegionNotEmpty(&xw->pending) && commit_ready(xw) <= now) {
+			commit_window(xw, now);
+			xw->committed_now = true;
+			if (xw->output)
+				xw->output->committed_now = true;
 		}
-		commit_window(xw, now);
-		xw->committed_now = true;
-		if (xw->output)
-			xw->output->committed_now = true;
+		/* What came in with this dispatch, kept apart from the
+		 * frame just reported. */
+		if (!xorg_list_is_empty(&xw->fresh_link)) {
+			xorg_list_del(&xw->fresh_link);
+			xorg_list_init(&xw->fresh_link);
+		}
+		take_fresh_damage(xw, now);
 	}
+	sx->damage_fresh = false;
+	update_damage_times(sx);
 
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		if (!xo->committed_now && !xo->repaint_due)
@@ -1009,10 +1106,8 @@ sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 			hold_client(sx, xw->owner, xo, now);
 		}
 	}
-	if (wait != SF_TIME_NEVER) {
-		sx->damage_pending = true;
-		sx->damage_ready = now + wait;
-		sf_xorg_wake_up_in(timeout, wait);
-	}
+	if (sx->damage_pending)
+		sf_xorg_wake_up_in(timeout, sx->damage_due > now ?
+						    sx->damage_due - now : 0);
 	sf_xorg_schedule_dispatch(sx);
 }

@@ -369,7 +369,8 @@ op_surface(struct fz *f)
 		for (int i = 0; i < MAX_SURFACES; i++)
 			if (f->surfaces[i].surface)
 				sf_surface_set_focused(f->surfaces[i].surface,
-						       &f->surfaces[i] == s);
+						       &f->surfaces[i] == s,
+						       f->now);
 		break;
 	case 3:
 		if (byte(f) & 1) {

@@ -67,6 +67,8 @@
  *   set-class INSTANCE CLASS
  *                          ChangeProperty (Replace) of WM_CLASS, type
  *                          STRING, to "INSTANCE\0CLASS\0" on self: ok
+ *   focus WINDOW           core SetInputFocus to WINDOW (revert to the
+ *                          parent, time CurrentTime): ok
  *   sleep MS               sleeps, still reading (and queueing) what the
  *                          server sends: slept
  *
@@ -125,6 +127,7 @@
 #define X_CREATE_WINDOW 1
 #define X_MAP_WINDOW 8
 #define X_CHANGE_PROPERTY 18
+#define X_SET_INPUT_FOCUS 42
 #define X_GET_INPUT_FOCUS 43
 #define X_QUERY_EXTENSION 98
 #define X_PACKET_SIZE 32
@@ -133,6 +136,7 @@
 #define X_COPY_FROM_PARENT 0		/* depth, visual */
 #define X_CW_BACK_PIXEL (1u << 1)
 #define X_PROP_MODE_REPLACE 0
+#define X_REVERT_TO_PARENT 2
 #define X_ATOM_STRING 31
 #define X_ATOM_WM_CLASS 67
 
@@ -1351,6 +1355,22 @@ cmd_set_class(struct conn *c, const uint32_t *arg, const char *const *text,
 }
 
 static void
+cmd_focus(struct conn *c, const uint32_t *arg, const char *const *text,
+	  const uint32_t *words, size_t n_words)
+{
+	(void)text;
+	(void)words;
+	(void)n_words;
+
+	uint16_t seq = begin_request(c, X_SET_INPUT_FOCUS,
+				     X_REVERT_TO_PARENT, 3);
+
+	out_u32(c, arg[0]);
+	out_u32(c, 0);				/* CurrentTime */
+	finish_void_request(c, seq);
+}
+
+static void
 cmd_sleep(struct conn *c, const uint32_t *arg, const char *const *text,
 	  const uint32_t *words, size_t n_words)
 {
@@ -1392,6 +1412,7 @@ static const struct command {
 	{ "wait-event", "u", cmd_wait_event },
 	{ "create-window", "", cmd_create_window },
 	{ "set-class", "tt", cmd_set_class },
+	{ "focus", "w", cmd_focus },
 	{ "sleep", "u", cmd_sleep },
 };
 

@@ -7,6 +7,9 @@
 #    stillframe-replay accepts: the world first (the output with its
 #    modes, both windows), both clients' commits and the input, an end
 #    no earlier than --for;
+#  - the module notices a focus set by request (SetInputFocus) at once,
+#    not at its next RandR poll up to 100 ms later: four focus
+#    changes, each recorded within 20 ms of its request;
 #  - one recording at a time: while another client records, StartTrace
 #    says busy and stillframectl says so; that client's recording is
 #    not another's to read (BadAccess); when it goes, its recording
@@ -35,7 +38,7 @@ surface_of() {
 	awk -v l="$1" '$2 == "surface" && $NF == l { print $3; exit }' "$2"
 }
 
-xt_plan 15
+xt_plan 17
 
 xt_start trace <<-EOF
 	Option "Outputs" "all"
@@ -91,6 +94,51 @@ xt_ok "[ \"\$(replay_commits \"\$replayed\" '^xterm$')\" -ge 2 ] \
 	2>/dev/null" \
 	"the replay counts commits for xterm and xclock" ||
 	xt_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
+
+# ---- the focus, set by request ----
+# Plain windows of sf-x-raw, which draw nothing when the focus comes or
+# goes (xterm redraws its cursor, and that damage would start a cycle).
+# The focus starts on one; each step is one more sf-x-raw, which stays
+# connected: it maps a window, which the recording shows when it comes
+# and which starts a cycle, then 50 ms later gives it the focus.
+# Nothing else wants a cycle then (xclock ticks once a second), so a
+# focus noticed only by the RandR poll would be recorded 50 to 150 ms
+# after its window; noticed at its request, about 50 ms after.
+xt_client "$SF_X_RAW" --display "$XT_DISPLAY" create-window \
+	set-class focus-start focus-start sleep 60000
+xt_poll "$XT_TIMEOUT" "a plain window" \
+	grep -q "^window 0x" "$XT_DIR/clients.log"
+"$SF_X_RAW" --display "$XT_DISPLAY" focus \
+	"$(grep -o '^window 0x[0-9a-f]*' "$XT_DIR/clients.log" |
+	   awk '{ print $2; exit }')" >/dev/null
+focus_trace=$XT_DIR/focus.trace
+(
+	for step in 1 2 3 4; do
+		sleep 0.3
+		"$SF_X_RAW" --display "$XT_DISPLAY" create-window \
+			set-class "focus-$step" "focus-$step" sleep 50 \
+			focus self sleep 2500 >/dev/null &
+	done
+	wait
+) &
+input_pid=$!
+out=$(ctl trace --for 3 -o "$focus_trace" 2>&1)
+rc=$?
+wait "$input_pid"
+xt_is "$rc" 0 "a recording while clients move the focus by request"
+# Each step's focus event's delay after its window's first event.
+delays=$(awk '
+	$2 == "surface" && !($3 in shown) { shown[$3] = $1 }
+	$2 == "surface" && $NF ~ /^focus-[1-4]$/ { step[$3] = 1 }
+	$2 == "focus" && ($3 in step) && !($3 in done) {
+		printf "%.0f ", $1 - shown[$3]
+		done[$3] = 1
+	}' "$focus_trace")
+xt_ok "[ \$(echo $delays | wc -w) = 4 ] &&
+	echo $delays | tr ' ' '\n' | awk '\$1 > 70 { bad = 1 }
+		END { exit bad }'" \
+	"each focus change is recorded within 20 ms of its request" ||
+	xt_diag "focus delays after each window (ms): ${delays:-none}"
 
 # ---- one at a time ----
 xt_client "$SF_X_RAW" --display "$XT_DISPLAY" trace-start sleep 60000
