@@ -23,6 +23,7 @@
 #include <misc.h>
 #include <opaque.h>
 
+#include "request.h"
 #include "sf-xorg.h"
 #include "sf-recorder.h"
 #include "stillframe-x.h"
@@ -401,6 +402,20 @@ check_request_size(ClientPtr client, size_t size)
 	return client->req_len == size / 4 ? Success : BadLength;
 }
 
+/* request.c's rules for the request's values: BadValue, and the field at
+ * fault as the error's value, or Success. */
+static int
+check_request_values(ClientPtr client)
+{
+	uint32_t value;
+
+	if (sf_x_request_check_values(client->requestBuffer, &value) ==
+	    SF_X_REQUEST_OK)
+		return Success;
+	client->errorValue = value;
+	return BadValue;
+}
+
 static int
 proc_query_version(ClientPtr client)
 {
@@ -690,26 +705,12 @@ proc_set_window_hint(ClientPtr client)
 			    (int)CLIENT_ID(win->drawable.id));
 		return BadAccess;
 	}
-	uint32_t hint[STILLFRAME_X_HINT_ITEMS] = {
+	if ((rc = check_request_values(client)) != Success)
+		return rc;
+	CARD32 data[STILLFRAME_X_HINT_ITEMS] = {
 		req->rate_num, req->rate_den, req->min_mhz, req->max_mhz,
 		req->flags,
 	};
-	if (hint[0] && !hint[1]) {
-		client->errorValue = hint[1];
-		return BadValue;
-	}
-	if (hint[2] > hint[3]) {
-		client->errorValue = hint[2];
-		return BadValue;
-	}
-	if ((hint[4] & ~STILLFRAME_X_FLAG_ALL) ||
-	    (hint[4] & STILLFRAME_X_FLAG_ALL) == STILLFRAME_X_FLAG_ALL) {
-		client->errorValue = hint[4];
-		return BadValue;
-	}
-	CARD32 data[STILLFRAME_X_HINT_ITEMS];
-	for (int i = 0; i < STILLFRAME_X_HINT_ITEMS; i++)
-		data[i] = hint[i];
 	rc = dixChangeWindowProperty(client, win, sx->hint_atom, XA_CARDINAL,
 				     32, PropModeReplace,
 				     STILLFRAME_X_HINT_ITEMS, data, TRUE);
@@ -738,10 +739,8 @@ proc_select_events(ClientPtr client)
 	rc = dixLookupWindow(&win, req->window, client, DixReceiveAccess);
 	if (rc != Success)
 		return rc;
-	if (req->mask & ~STILLFRAME_X_STATE_NOTIFY_MASK) {
-		client->errorValue = req->mask;
-		return BadValue;
-	}
+	if ((rc = check_request_values(client)) != Success)
+		return rc;
 	xorg_list_for_each_entry(sel, &sx->selections, link) {
 		if (sel->client != client || sel->window != req->window)
 			continue;
@@ -778,10 +777,8 @@ proc_set_paused(ClientPtr client)
 		return rc;
 	if ((rc = check_manage_access(client)) != Success)
 		return rc;
-	if (req->paused > 1) {
-		client->errorValue = req->paused;
-		return BadValue;
-	}
+	if ((rc = check_request_values(client)) != Success)
+		return rc;
 	if ((bool)req->paused != sf_core_is_paused(sx->core)) {
 		sf_xorg_log(SF_LOG_INFO, "policy %s by client %d",
 			    req->paused ? "paused" : "resumed",
@@ -822,10 +819,8 @@ proc_set_output_power(ClientPtr client)
 		return rc;
 	if ((rc = check_manage_access(client)) != Success)
 		return rc;
-	if (req->power > STILLFRAME_X_POWER_OFF) {
-		client->errorValue = req->power;
-		return BadValue;
-	}
+	if ((rc = check_request_values(client)) != Success)
+		return rc;
 	rc = dixLookupResourceByType((void **)&output, req->output,
 				     RROutputType, client, DixReadAccess);
 	if (rc != Success) {
@@ -961,11 +956,8 @@ proc_read_trace(ClientPtr client)
 
 	if (rc != Success)
 		return rc;
-	if (req->max_bytes < STILLFRAME_X_TRACE_READ_MIN ||
-	    req->max_bytes > STILLFRAME_X_TRACE_READ_MAX) {
-		client->errorValue = req->max_bytes;
-		return BadValue;
-	}
+	if ((rc = check_request_values(client)) != Success)
+		return rc;
 	if ((rc = owned_trace(client, &rec)) != Success)
 		return rc;
 	/* Zeroed: the padding goes out too. */
@@ -1063,60 +1055,22 @@ proc_dispatch(ClientPtr client)
 	return BadRequest;
 }
 
-/* The swapped twins: check the size, swap the fields in place, then the
- * same code as for a client of the server's byte order. */
+/* A client of the other byte order: the size checked and the fields
+ * swapped in place (request.c), then the same code as for a client of
+ * the server's byte order. */
 static int
 sproc_dispatch(ClientPtr client)
 {
-	xReq *req = (xReq *)client->requestBuffer;
-	uint32_t *words = (uint32_t *)client->requestBuffer;
-	size_t size;
-
-	switch (req->data) {
-	case STILLFRAME_X_QUERY_VERSION: {
-		struct stillframe_x_query_version_req *r = (void *)req;
-		if (check_request_size(client,
-				       STILLFRAME_X_QUERY_VERSION_REQ_SIZE))
-			return BadLength;
-		swaps(&r->length);
-		swaps(&r->major_version);
-		swaps(&r->minor_version);
-		return proc_query_version(client);
-	}
-	case STILLFRAME_X_GET_STATUS:
-	case STILLFRAME_X_LIST_WINDOWS:
-	case STILLFRAME_X_LIST_OUTPUT_POWER:
-	case STILLFRAME_X_START_TRACE:
-	case STILLFRAME_X_STOP_TRACE:
-		if (check_request_size(client,
-				       STILLFRAME_X_GET_STATUS_REQ_SIZE))
-			return BadLength;
-		swaps(&req->length);
-		return proc_dispatch(client);
-	case STILLFRAME_X_SET_WINDOW_HINT:
-		size = STILLFRAME_X_SET_WINDOW_HINT_REQ_SIZE;
+	switch (sf_x_request_check_size(client->requestBuffer,
+					(size_t)client->req_len * 4)) {
+	case SF_X_REQUEST_OK:
 		break;
-	case STILLFRAME_X_SELECT_EVENTS:
-		size = STILLFRAME_X_SELECT_EVENTS_REQ_SIZE;
-		break;
-	case STILLFRAME_X_SET_PAUSED:
-		size = STILLFRAME_X_SET_PAUSED_REQ_SIZE;
-		break;
-	case STILLFRAME_X_SET_OUTPUT_POWER:
-		size = STILLFRAME_X_SET_OUTPUT_POWER_REQ_SIZE;
-		break;
-	case STILLFRAME_X_READ_TRACE:
-		size = STILLFRAME_X_READ_TRACE_REQ_SIZE;
-		break;
-	default:
+	case SF_X_REQUEST_BAD_REQUEST:
 		return BadRequest;
-	}
-	/* The rest are a header and 32-bit words. */
-	if (check_request_size(client, size))
+	default:
 		return BadLength;
-	swaps(&req->length);
-	for (size_t i = 1; i < size / 4; i++)
-		swapl(&words[i]);
+	}
+	sf_x_request_swap(client->requestBuffer);
 	return proc_dispatch(client);
 }
 

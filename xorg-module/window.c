@@ -24,6 +24,7 @@
 #include <X11/Xproto.h>
 
 #include "sf-xorg.h"
+#include "request.h"
 #include "stillframe-x.h"
 
 #define MAX_BOXES 16
@@ -397,23 +398,6 @@ read_cardinals(WindowPtr win, Atom atom, uint32_t *out, size_t n,
 	return true;
 }
 
-/* Why a hint is not one, or NULL. */
-static const char *
-hint_problem(const uint32_t *hint)
-{
-	if (hint[STILLFRAME_X_HINT_RATE_NUM] &&
-	    !hint[STILLFRAME_X_HINT_RATE_DEN])
-		return "a content rate with a zero denominator";
-	if (hint[STILLFRAME_X_HINT_MIN_MHZ] > hint[STILLFRAME_X_HINT_MAX_MHZ])
-		return "a refresh range whose minimum is above its maximum";
-	uint32_t flags = hint[STILLFRAME_X_HINT_FLAGS];
-	if (flags & ~STILLFRAME_X_FLAG_ALL)
-		return "unknown flags";
-	if ((flags & STILLFRAME_X_FLAG_ALL) == STILLFRAME_X_FLAG_ALL)
-		return "both priorities";
-	return NULL;
-}
-
 void
 sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 {
@@ -433,7 +417,8 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 		memset(hint, 0, sizeof(hint));
 		present = false;
 	}
-	const char *problem = present ? hint_problem(hint) : NULL;
+	int item;
+	const char *problem = present ? sf_x_hint_problem(hint, &item) : NULL;
 	if (problem) {
 		sf_xorg_log(SF_LOG_INFO, "client bug: window 0x%lx (%s): "
 			    "_STILLFRAME_HINT has %s; ignored",
