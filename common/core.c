@@ -502,6 +502,24 @@ is_busy_class(enum sf_class cls)
 	return cls == SF_CLASS_ANIMATING || cls == SF_CLASS_VIDEO;
 }
 
+/*
+ * A hitch (a frame late) restarts the run the classifier measures a rate
+ * over, which is not known again for its first intervals: a busy surface
+ * keeps the rate it had until it is.  Without this the idle output fell
+ * to its floor at the hitch, and a client drawing on frame callbacks
+ * then kept it there: at 30 Hz it drew 30 frames a second, which read as
+ * its rate (Weston's 60 fps animation, after callgrind's start stalled
+ * it once).
+ */
+static void
+keep_rate_through_hitch(struct sf_surface *s,
+			const struct sf_classification *old)
+{
+	if (is_busy_class(s->cls.cls) && s->cls.rate_mhz == 0 &&
+	    is_busy_class(old->cls))
+		s->cls.rate_mhz = old->rate_mhz;
+}
+
 static void
 surface_vote(const struct sf_surface *s, struct sf_vote *v)
 {
@@ -940,6 +958,7 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 			sf_classify(&core->classifier, &s->activity,
 				    sf_seat_activity_last_input(&core->seat),
 				    now, &s->cls);
+		keep_rate_through_hitch(s, &old);
 		if (s->cls.cls != old.cls) {
 			core_log(core, SF_LOG_DEBUG,
 				 "surface %u (%s): %s -> %s (no commits)",
@@ -1812,6 +1831,7 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 		s->unclassified_commits = 0;
 		sf_classify(&core->classifier, &s->activity, last_input, now,
 			    &s->cls);
+		keep_rate_through_hitch(s, &old);
 	}
 	if (throttle > 0 && s->cls.cls == SF_CLASS_STATIC &&
 	    kind != SF_COMMIT_EMPTY &&

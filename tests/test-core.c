@@ -759,6 +759,38 @@ SF_TEST(paused_video_stops_keeping_clocks_up)
 	sf_core_destroy(core);
 }
 
+/* A frame-callback animation that runs a little under 60 fps hitches
+ * once while the user is idle: the output stays at 60 Hz.  It used to
+ * fall to 30 Hz while the rate was measured again, and the animation,
+ * paced by the output, then measured 30 fps and kept it there. */
+SF_TEST(an_animation_s_hitch_does_not_drop_its_refresh)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 250, 250, 0);
+	sf_surface_set_output(s, o, 0.06, 0);
+	sf_surface_set_focused(s, true, 0);
+
+	struct sf_box b = { 0, 0, 250, 250 };
+	sf_time_t t = SF_MSEC(100);
+	for (int f = 0; f < 1200; f++) {
+		/* One frame 250 ms late, after the output went idle. */
+		t += f == 600 ? SF_MSEC(250) : SF_MSEC(17) + 800000;
+		struct sf_commit_desc c = { .time = t, .boxes = &b,
+					    .n_boxes = 1, .has_hash = true,
+					    .hash = (uint64_t)f };
+		run_until(core, t);
+		sf_surface_commit(s, &c);
+		sf_output_repaint(o, 0, t, NULL);
+		if (f == 590)
+			sf_assert(sf_output_get_stats(o)->state ==
+				  SF_STATE_LOW_REFRESH);
+		sf_assert_int_eq(sf_output_get_stats(o)->refresh_mhz, 60000);
+	}
+	sf_core_destroy(core);
+}
+
 SF_TEST(status_names_outputs_and_surfaces)
 {
 	struct recorder r;
