@@ -252,7 +252,7 @@ block_handler(void *data, void *timeout)
 			sx->cycle_wanted = true;
 		}
 	}
-	if (sx->damage_fresh)
+	if (!xorg_list_is_empty(&sx->fresh_windows))
 		sf_xorg_window_stamp_damage(sx, now);
 	if (!sx->cycle_wanted && wait_for_damage(sx, now, timeout))
 		return;

@@ -66,7 +66,7 @@ struct sf_xorg_selection {
 };
 
 struct sf_xorg {
-	/* What the block and wakeup handlers read, several times a frame
+	/* What the block handler reads, several times a frame
 	 * under a video: first and together, in one cache line, as the
 	 * server's own drawing evicts the module between calls. */
 	bool ending;			/* the generation is ending */
@@ -76,10 +76,12 @@ struct sf_xorg {
 	 * there is work (block_handler). */
 	bool cycle_wanted;		/* see sf_xorg_want_cycle */
 	bool damage_pending;		/* a window has damage to commit */
-	bool damage_fresh;		/* fresh_windows is not empty */
 	bool randr_seen_valid;		/* see randr_seen */
 	CARD32 seen_event_ms;		/* LastEventTime(XIAllDevices) as
 					 * the module last saw it */
+	/* Windows damaged since the last block handler, whose time it
+	 * notes: sf_xorg_window.fresh_link. */
+	struct xorg_list fresh_windows;
 	sf_time_t damage_ready;		/* none may be committed before */
 	sf_time_t damage_due;		/* the server wakes up for it then */
 	sf_time_t randr_polled;		/* when the last poll ran */
@@ -89,9 +91,6 @@ struct sf_xorg {
 	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
 	struct xorg_list outputs;	/* sf_xorg_output.link */
 	struct xorg_list windows;	/* sf_xorg_window.link */
-	/* Windows damaged since the last block handler, whose time it
-	 * notes: sf_xorg_window.fresh_link. */
-	struct xorg_list fresh_windows;
 	struct xorg_list holds;		/* sf_xorg_hold.link */
 	struct xorg_list selections;	/* sf_xorg_selection.link */
 	struct xorg_list connectors;	/* sf_xorg_connector.link */

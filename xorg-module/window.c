@@ -248,13 +248,14 @@ window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 		RegionUnion(&xw->fresh, &xw->fresh, region);
 	if (xorg_list_is_empty(&xw->fresh_link))
 		xorg_list_append(&xw->fresh_link, &sx->fresh_windows);
-	sx->damage_fresh = true;
 }
 
 /* Moves the fresh damage to the pending, noting its time. */
 static void
 take_fresh_damage(struct sf_xorg_window *xw, sf_time_t now)
 {
+	xorg_list_del(&xw->fresh_link);
+	xorg_list_init(&xw->fresh_link);
 	if (!RegionNotEmpty(&xw->fresh))
 		return;
 	if (!RegionNotEmpty(&xw->pending)) {
@@ -306,12 +307,11 @@ sf_xorg_window_stamp_damage(struct sf_xorg *sx, sf_time_t now)
 
 	xorg_list_for_each_entry_safe(xw, next, &sx->fresh_windows,
 				      fresh_link) {
-		xorg_list_del(&xw->fresh_link);
-		xorg_list_init(&xw->fresh_link);
 		if (RegionNotEmpty(&xw->pending)) {
 			if (commit_ready(xw) <= now) {
 				/* A frame before this one has settled: the
-				 * cycle reports it, then takes this one. */
+				 * cycle, which runs next, reports it, then
+				 * takes this one. */
 				sf_xorg_want_cycle(sx);
 				continue;
 			}
@@ -320,7 +320,6 @@ sf_xorg_window_stamp_damage(struct sf_xorg *sx, sf_time_t now)
 		take_fresh_damage(xw, now);
 		note_damage_times(sx, xw);
 	}
-	sx->damage_fresh = false;
 	/* A window's times only move later with more damage: the minimum
 	 * may have been its own, and waking up for it would be early. */
 	if (moved_later)
@@ -1053,13 +1052,8 @@ sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 		}
 		/* What came in with this dispatch, kept apart from the
 		 * frame just reported. */
-		if (!xorg_list_is_empty(&xw->fresh_link)) {
-			xorg_list_del(&xw->fresh_link);
-			xorg_list_init(&xw->fresh_link);
-		}
 		take_fresh_damage(xw, now);
 	}
-	sx->damage_fresh = false;
 	update_damage_times(sx);
 
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
