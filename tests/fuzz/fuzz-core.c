@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fuzz-input.h"
 #include "sf-core.h"
 
 int
@@ -51,8 +52,7 @@ struct fz_surface {
 };
 
 struct fz {
-	const uint8_t *data;
-	size_t size;
+	struct fz_input in;	/* first: fuzz-input.h */
 	sf_time_t now;
 	struct sf_core *core;
 	bool paused;
@@ -70,29 +70,6 @@ fail(struct fz *f, const char *what)
 	fprintf(stderr, "fuzz-core: invariant broken at %lld ns: %s\n",
 		(long long)f->now, what);
 	abort();
-}
-
-static uint8_t
-byte(struct fz *f)
-{
-	if (f->size == 0)
-		return 0;
-	f->size--;
-	return *f->data++;
-}
-
-static uint32_t
-u16(struct fz *f)
-{
-	uint32_t v = byte(f);
-	return v | (uint32_t)byte(f) << 8;
-}
-
-static uint32_t
-u32(struct fz *f)
-{
-	uint32_t v = u16(f);
-	return v | u16(f) << 16;
 }
 
 static struct fz_output *
@@ -499,7 +476,7 @@ op_output_misc(struct fz *f)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fz f = { .data = data, .size = size };
+	struct fz f = { .in = { .data = data, .size = size } };
 	struct sf_config cfg;
 
 	/* Every output is the selector's to drive, so that the floor
@@ -513,7 +490,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f.core)
 		abort();
 
-	while (f.size > 0) {
+	while (f.in.size > 0) {
 		switch (byte(&f) % 9) {
 		case 0:
 			op_output_create(&f);

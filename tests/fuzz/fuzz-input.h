@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The bytes a libFuzzer target decodes, read from the front.  Past the
- * end every read is 0, so that any input decodes to something.
+ * end every read is 0, so that any input decodes to something.  A
+ * target's state starts with its struct fz_input, and the readers take
+ * that state.
  */
 #ifndef SF_FUZZ_INPUT_H
 #define SF_FUZZ_INPUT_H
@@ -15,8 +17,10 @@ struct fz_input {
 };
 
 static inline uint8_t
-fz_byte(struct fz_input *in)
+byte(void *state)
 {
+	struct fz_input *in = state;
+
 	if (in->size == 0)
 		return 0;
 	in->size--;
@@ -25,19 +29,19 @@ fz_byte(struct fz_input *in)
 
 /* Little-endian. */
 static inline uint32_t
-fz_u16(struct fz_input *in)
+u16(void *state)
 {
-	uint32_t v = fz_byte(in);
+	uint32_t v = byte(state);
 
-	return v | (uint32_t)fz_byte(in) << 8;
+	return v | (uint32_t)byte(state) << 8;
 }
 
 static inline uint32_t
-fz_u32(struct fz_input *in)
+u32(void *state)
 {
-	uint32_t v = fz_u16(in);
+	uint32_t v = u16(state);
 
-	return v | fz_u16(in) << 16;
+	return v | u16(state) << 16;
 }
 
 #endif

@@ -51,6 +51,7 @@
 #include <libweston/windowed-output-api.h>
 #include <weston/weston.h>
 
+#include "fuzz-input.h"
 #include "sf-weston.h"
 #include "protocols.h"
 #include "stillframe-v1-client-protocol.h"
@@ -180,8 +181,7 @@ struct fz_client {
 };
 
 struct fz {
-	const uint8_t *data;
-	size_t size;
+	struct fz_input in;	/* first: fuzz-input.h */
 	unsigned step;
 	struct fz_client clients[MAX_CLIENTS];
 };
@@ -198,23 +198,6 @@ fail(const struct fz *f, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	abort();
-}
-
-static uint8_t
-byte(struct fz *f)
-{
-	if (f->size == 0)
-		return 0;
-	f->size--;
-	return *f->data++;
-}
-
-static uint32_t
-u16(struct fz *f)
-{
-	uint32_t v = byte(f);
-
-	return v | (uint32_t)byte(f) << 8;
 }
 
 /* A 32-bit argument: small values, limits and anything in between, so
@@ -1373,9 +1356,9 @@ reset_policy(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fz f = { .data = data, .size = size };
+	struct fz f = { .in = { .data = data, .size = size } };
 
-	while (f.size > 0 && f.step < MAX_STEPS) {
+	while (f.in.size > 0 && f.step < MAX_STEPS) {
 		step(&f);
 		f.step++;
 	}
