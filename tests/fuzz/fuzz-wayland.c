@@ -52,6 +52,7 @@
 #include <weston/weston.h>
 
 #include "fuzz-input.h"
+#include "weston-backend-api.h"
 #include "sf-weston.h"
 #include "protocols.h"
 #include "stillframe-v1-client-protocol.h"
@@ -62,24 +63,6 @@
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv);
-
-/* libweston exports these for its backends, but Debian's libweston-10-dev
- * does not install the header that declares them (backend.h,
- * libweston-internal.h): a backend's seat is what the target plays. */
-void
-weston_seat_init(struct weston_seat *seat, struct weston_compositor *ec,
-		 const char *seat_name);
-
-int
-weston_seat_init_pointer(struct weston_seat *seat);
-
-void
-notify_motion(struct weston_seat *seat, const struct timespec *time,
-	      struct weston_pointer_motion_event *event);
-
-void
-notify_button(struct weston_seat *seat, const struct timespec *time,
-	      int32_t button, enum wl_pointer_button_state state);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
