@@ -481,7 +481,8 @@ switch_mode(struct sf_output *o, size_t mode, const char *reason,
 	    !core->iface.set_mode(core->data, o, mode)) {
 		core_log(core, SF_LOG_ERROR,
 			 "output %s: switching to %.3f Hz failed; stillframe "
-			 "stops changing this output's mode", o->name,
+			 "stops changing this output's mode until its modes "
+			 "change", o->name,
 			 o->modes[mode].refresh_mhz / 1000.0);
 		o->switch_failed = true;
 		return false;
