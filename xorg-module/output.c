@@ -328,6 +328,7 @@ output_follow_mode(struct sf_xorg_output *xo)
 		xo->modes = old_modes;
 		xo->mode_names = old_names;
 		xo->n_modes = old_n;
+		drop_synthesized(xo);
 		xo->dying = true;	/* nothing of the old to put back */
 		output_destroy(xo);
 		return false;
