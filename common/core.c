@@ -53,8 +53,10 @@ struct sf_output {
 	struct sf_mode *modes;
 	size_t n_modes;
 	size_t current;
-	size_t original;		/* restored on exit */
-	bool switch_failed;		/* set_mode failed: stop trying */
+	size_t original;		/* restored on pause and exit */
+	/* set_mode failed: no more tries until the modes change
+	 * (sf_output_set_modes). */
+	bool switch_failed;
 
 	struct sf_governor gov;
 	struct sf_selector sel;
@@ -479,7 +481,8 @@ switch_mode(struct sf_output *o, size_t mode, const char *reason,
 	    !core->iface.set_mode(core->data, o, mode)) {
 		core_log(core, SF_LOG_ERROR,
 			 "output %s: switching to %.3f Hz failed; stillframe "
-			 "stops changing this output's mode", o->name,
+			 "stops changing this output's mode until its modes "
+			 "change", o->name,
 			 o->modes[mode].refresh_mhz / 1000.0);
 		o->switch_failed = true;
 		return false;
@@ -1299,6 +1302,46 @@ sf_output_create(struct sf_core *core, const char *name,
 		 modes[current].refresh_mhz / 1000.0);
 	update_energy(core, now);
 	return o;
+}
+
+bool
+sf_output_set_modes(struct sf_output *o, const struct sf_mode *modes,
+		    size_t n_modes, size_t current, sf_time_t now)
+{
+	struct sf_core *core = o->core;
+
+	if (n_modes == 0 || current >= n_modes) {
+		core_log(core, SF_LOG_ERROR, "stillframe bug: output %s's new "
+			 "modes have no valid current mode", o->name);
+		return false;
+	}
+	struct sf_mode *copy = calloc(n_modes, sizeof(*copy));
+	if (!copy)
+		return false;
+	memcpy(copy, modes, n_modes * sizeof(*modes));
+	const struct sf_mode *was = &o->modes[o->current];
+	core_log(core, SF_LOG_INFO, "output %s: set to %dx%d@%.3f by someone "
+		 "else (stillframe had it at %dx%d@%.3f): the user's mode "
+		 "from now on, %zu mode%s", o->name, modes[current].width,
+		 modes[current].height, modes[current].refresh_mhz / 1000.0,
+		 was->width, was->height, was->refresh_mhz / 1000.0, n_modes,
+		 n_modes == 1 ? "" : "s");
+	free(o->modes);
+	o->modes = copy;
+	o->n_modes = n_modes;
+	o->current = o->original = current;
+	/* What failed may work in the new configuration (a mode that no
+	 * longer fitted the screen, say). */
+	o->switch_failed = false;
+	o->stats.refresh_mhz = copy[current].refresh_mhz;
+	/* Not one of ours: mode_switches counts stillframe's.  The user's
+	 * choice is kept at least the dwell, like any new mode. */
+	sf_selector_notify_switched(&o->sel, now);
+	sf_governor_notify_refresh_changed(&o->gov, now);
+	o->votes_dirty = true;
+	trace_output(o, now);
+	update_energy(core, now);
+	return true;
 }
 
 void

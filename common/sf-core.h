@@ -145,6 +145,22 @@ sf_output_create(struct sf_core *core, const char *name,
 		 const struct sf_mode *modes, size_t n_modes,
 		 size_t current, sf_time_t now);
 
+/* The output's modes changed under stillframe: someone else (the user's
+ * xrandr, a desktop's display settings) set a mode, perhaps at another
+ * resolution, and the adapter scanned the modes again.  `modes` (copied)
+ * replace the list; `current` is the mode the output runs now, which
+ * becomes the one restored on pause and exit: the user's last choice,
+ * not what the output ran when stillframe found it.  A switch that
+ * failed before is tried again, the selector starts from `current`
+ * (dropping below it waits the dwell, as after any switch) and the
+ * policy goes on at the next dispatch.  No hook is called, so the
+ * adapter may call this from inside the display server's own mode set.
+ * False, changing nothing, for an empty list, a `current` out of range
+ * or no memory. */
+bool
+sf_output_set_modes(struct sf_output *output, const struct sf_mode *modes,
+		    size_t n_modes, size_t current, sf_time_t now);
+
 /* Restores the output's settings, detaches its surfaces.  NULL-safe. */
 void
 sf_output_destroy(struct sf_output *output);

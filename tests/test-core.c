@@ -791,6 +791,115 @@ SF_TEST(an_animation_s_hitch_does_not_drop_its_refresh)
 	sf_core_destroy(core);
 }
 
+/* The text status's refresh line for eDP-1, in mHz. */
+static unsigned
+status_refresh_mhz(struct sf_core *core, sf_time_t now)
+{
+	char buf[8192];
+	struct sf_buffer_writer bw;
+	unsigned mhz = 0;
+
+	sf_buffer_writer_init(&bw, buf, sizeof(buf));
+	sf_core_write_status(core, now, SF_STATUS_TEXT, &bw.writer);
+	const char *line = strstr(buf, "output.eDP-1.refresh_mhz ");
+	if (line)
+		sscanf(line, "output.eDP-1.refresh_mhz %u", &mhz);
+	return mhz;
+}
+
+/* Issue 25, Xorg finding 9: the user set 48 Hz (xrandr) while the core
+ * had the panel at 30 Hz; input raised it to the 60 Hz the core
+ * remembered, and pause "put back" 60 Hz. */
+SF_TEST(a_mode_the_user_set_is_the_one_kept_and_put_back)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	run_until(core, SF_SEC(5));
+	sf_assert_int_eq(r.mode, 2);
+	unsigned calls = r.mode_calls;
+
+	/* As the adapter scans them again: the user's mode first and
+	 * preferred, the others at its resolution after it. */
+	static const struct sf_mode user[] = {
+		{ 1920, 1080, 48000, true, true },
+		{ 1920, 1080, 60000, true, false },
+		{ 1920, 1080, 30000, true, false },
+	};
+	sf_assert(sf_output_set_modes(o, user, 3, 0, SF_SEC(5)));
+	sf_assert_int_eq(r.mode_calls, calls);	/* no hook from inside */
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(5)), 48000);
+	/* Still idle: the user's mode is shown for the dwell, then the
+	 * rate drops within the new list. */
+	run_until(core, SF_SEC(6));
+	sf_assert_int_eq(r.mode_calls, calls);
+	run_until(core, SF_SEC(8));
+	sf_assert_int_eq(r.mode, 2);
+	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(8)), 30000);
+	/* Input: the user's 48 Hz, not the 60 Hz of before. */
+	sf_core_notify_input(core, SF_INPUT_POINTER, SF_SEC(9));
+	sf_core_dispatch(core, SF_SEC(9));
+	sf_assert_int_eq(r.mode, 0);
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	/* Idle again, then paused: 48 Hz is what goes back. */
+	run_until(core, SF_SEC(20));
+	sf_assert_int_eq(r.mode, 2);
+	sf_core_set_paused(core, true, SF_SEC(20));
+	sf_assert_int_eq(r.mode, 0);
+	sf_core_set_paused(core, false, SF_SEC(21));
+	run_until(core, SF_SEC(30));
+	sf_assert_int_eq(r.mode, 2);
+	/* And at exit. */
+	sf_core_destroy(core);
+	sf_assert_int_eq(r.mode, 0);
+}
+
+/* The user moved to another resolution: the core chooses among its
+ * modes, and a switch that had failed (the old mode no longer fitted
+ * the screen) is tried again rather than given up for good. */
+SF_TEST(a_new_resolution_replaces_the_modes_and_a_failed_switch_is_retried)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	r.mode_fails = true;
+	run_until(core, SF_SEC(5));
+	sf_assert_int_eq(r.mode_calls, 1);
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(5)), 60000);
+
+	static const struct sf_mode smaller[] = {
+		{ 1280, 720, 60000, true, true },
+		{ 1280, 720, 30000, true, false },
+	};
+	r.mode_fails = false;
+	sf_assert(sf_output_set_modes(o, smaller, 2, 0, SF_SEC(5)));
+	sf_assert_int_le(sf_core_next_deadline(core), SF_SEC(5));
+	run_until(core, SF_SEC(10));
+	sf_assert_int_eq(r.mode_calls, 2);
+	sf_assert_int_eq(r.mode, 1);
+	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(10)), 30000);
+	size_t n;
+	const struct sf_mode *m = sf_output_get_modes(o, &n);
+	sf_assert_int_eq(n, 2);
+	sf_assert_int_eq(m[sf_output_get_mode(o)].width, 1280);
+	sf_core_notify_input(core, SF_INPUT_KEY, SF_SEC(11));
+	sf_assert_int_eq(r.mode, 0);
+
+	/* A list without a current mode is refused and changes nothing. */
+	sf_assert(!sf_output_set_modes(o, smaller, 0, 0, SF_SEC(12)));
+	sf_assert(!sf_output_set_modes(o, smaller, 2, 2, SF_SEC(12)));
+	sf_assert_str_contains(r.last_error, "no valid current mode");
+	m = sf_output_get_modes(o, &n);
+	sf_assert_int_eq(n, 2);
+	sf_assert_int_eq(m[0].height, 720);
+	sf_core_destroy(core);
+	sf_assert_int_eq(r.mode, 0);
+}
+
 SF_TEST(status_names_outputs_and_surfaces)
 {
 	struct recorder r;

@@ -131,7 +131,7 @@ SF_TEST(events_that_do_not_fit_are_refused)
 			    sizeof(err)));
 	sf_assert(!feed_line(r, "0 output 1 B 640x480@60000*", err,
 			     sizeof(err)));
-	sf_assert_str_contains(err, "output 1 exists already");
+	sf_assert_str_contains(err, "output 1 exists already, named A");
 	sf_assert(!feed_line(r, "1 surface 3 9 10x10 0.5", err, sizeof(err)));
 	sf_assert_str_contains(err, "output 9 does not exist");
 	sf_assert(!feed_line(r, "1 commit 4 -", err, sizeof(err)));
@@ -143,6 +143,33 @@ SF_TEST(events_that_do_not_fit_are_refused)
 	sf_assert(feed_line(r, "7 destroy 3", err, sizeof(err)));
 	sf_assert(!feed_line(r, "8 destroy 3", err, sizeof(err)));
 	sf_assert(sf_replay_get_surface(r, 3) == NULL);
+	sf_replay_destroy(r);
+}
+
+/* An output seen again with the same name: someone else set a mode
+ * (the user's xrandr), and these are its modes from then on. */
+SF_TEST(an_output_seen_again_has_the_modes_someone_else_set)
+{
+	struct sf_config cfg;
+	char err[256];
+
+	sf_config_init_defaults(&cfg);
+	struct sf_replay_options opt = { .config = &cfg };
+	struct sf_replay *r = sf_replay_create(&opt);
+	sf_assert(feed_line(r, "0 output 1 A 640x480@60000*p 640x480@30000s",
+			    err, sizeof(err)));
+	sf_replay_run_until(r, SF_SEC(10));
+	struct sf_output *o = sf_replay_get_output(r, 1);
+	sf_assert_int_eq(sf_output_get_stats(o)->refresh_mhz, 30000);
+	sf_assert(feed_line(r, "10000 output 1 A 800x600@75000*p "
+			    "800x600@30000s", err, sizeof(err)));
+	sf_assert_int_eq(sf_output_get_stats(o)->refresh_mhz, 75000);
+	sf_replay_run_until(r, SF_SEC(20));
+	size_t n;
+	const struct sf_mode *m = sf_output_get_modes(o, &n);
+	sf_assert_int_eq(n, 2);
+	sf_assert_int_eq(m[sf_output_get_mode(o)].width, 800);
+	sf_assert_int_eq(sf_output_get_stats(o)->refresh_mhz, 30000);
 	sf_replay_destroy(r);
 }
 

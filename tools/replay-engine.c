@@ -361,8 +361,25 @@ static bool
 feed_output(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
 	    size_t size)
 {
-	if (find_output(r, ev->id))
-		return fail(err, size, "output %u exists already", ev->id);
+	struct replay_output *known = find_output(r, ev->id);
+
+	/* Known output: someone else set a mode, and these are its modes
+	 * now. */
+	if (known) {
+		char name[sizeof(ev->u.output.name)];
+		snprintf(name, sizeof(name), "%s",
+			 sf_output_get_name(known->output));
+		if (strcmp(name, ev->u.output.name) != 0)
+			return fail(err, size, "output %u exists already, "
+				    "named %s", ev->id, name);
+		if (!sf_output_set_modes(known->output, ev->u.output.modes,
+					 ev->u.output.n_modes,
+					 ev->u.output.current, r->now))
+			return fail(err, size, "output %u: its new modes were "
+				    "refused", ev->id);
+		want_repaint(r, known, SF_FORCE_GEOMETRY);
+		return true;
+	}
 	if (r->n_outputs >= MAX_OUTPUTS)
 		return fail(err, size, "more than %d outputs", MAX_OUTPUTS);
 	struct sf_output *o = sf_output_create(r->core, ev->u.output.name,

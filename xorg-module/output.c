@@ -11,6 +11,14 @@
  * but the screen keeps its size, so no window moves; powering on sets
  * the CRTC back as it was.  RandR is polled from the block handler for
  * connectors plugged in and for outputs clients lit or switched off.
+ *
+ * A mode set by anyone else (the user's xrandr, a desktop's display
+ * settings, the driver) becomes the output's own: its modes are scanned
+ * again at that resolution, and that mode is what pause, exit and an
+ * active user get back.  RandR's CRTC-set hook is wrapped so that a
+ * client's change is followed before the server handles the next
+ * request or input event, which would otherwise act on the old modes;
+ * the poll catches what the driver sets on its own (RRCrtcNotify).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +31,12 @@
 #include <X11/extensions/dpmsconst.h>
 
 #include "sf-xorg.h"
+
+/* Each screen's RandR CRTC-set hook as it was before ours; NULL while
+ * not wrapped. */
+static RRCrtcSetProcPtr crtc_set_wrapped[MAXSCREENS];
+/* Inside one of stillframe's own RRCrtcSet calls: not someone else's. */
+static bool setting_crtc;
 
 uint32_t
 sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode)
@@ -128,12 +142,15 @@ build_modes(struct sf_xorg_output *xo, struct sf_mode **out)
 	}
 	const struct sf_config *cfg = &xo->sx->config;
 	if (cfg->synthesize_low_refresh) {
-		xo->synthesized = synthesize_low_mode(
+		RRModePtr made = synthesize_low_mode(
 			xo, &current->mode,
 			(uint32_t)cfg->idle_min_refresh_hz * 1000);
-		if (xo->synthesized)
-			add_mode(xo, *out, xo->synthesized);
-		else
+		if (made) {
+			/* Any earlier one was dropped, or is the user's
+			 * mode now (then none is made below it). */
+			xo->synthesized = made;
+			add_mode(xo, *out, made);
+		} else
 			sf_xorg_log(SF_LOG_INFO, "output %s: no low-refresh "
 				    "copy of %s made (already at or below "
 				    "%lld Hz, or RandR refused it)",
@@ -141,6 +158,18 @@ build_modes(struct sf_xorg_output *xo, struct sf_mode **out)
 				    (long long)cfg->idle_min_refresh_hz);
 	}
 	return true;
+}
+
+/* Our low-refresh copy goes from the output's modes, unless a CRTC
+ * shows it (the user chose it): then RandR keeps it and so do we. */
+static void
+drop_synthesized(struct sf_xorg_output *xo)
+{
+	if (!xo->synthesized ||
+	    RROutputDeleteUserMode(xo->rr_output, xo->synthesized) != Success)
+		return;
+	RRModeDestroy(xo->synthesized);
+	xo->synthesized = NULL;
 }
 
 static struct sf_xorg_connector *
@@ -254,6 +283,118 @@ oom:
 	free(xo);
 }
 
+static void output_destroy(struct sf_xorg_output *xo);
+
+/*
+ * The CRTC shows a mode the core did not set: someone else's.  It
+ * becomes the output's own (restored on pause and exit, given back on
+ * input), with the modes at its resolution, and the core goes on from
+ * there.  Returns false when the output had to go instead (no memory
+ * for the new modes): the next poll adds it again from scratch.
+ */
+static bool
+output_follow_mode(struct sf_xorg_output *xo)
+{
+	struct sf_xorg *sx = xo->sx;
+	RRCrtcPtr crtc = xo->rr_crtc;
+	size_t current = sf_output_get_mode(xo->core);
+
+	/* Switched off or moved by a client: the poll lets it go. */
+	if (xo->dying || xo->powered_off || !crtc->mode ||
+	    xo->rr_output->crtc != crtc)
+		return true;
+	if (current < xo->n_modes &&
+	    same_timings(&crtc->mode->mode, &xo->modes[current]))
+		return true;
+	xRRModeInfo *old_modes = xo->modes;
+	char (*old_names)[32] = xo->mode_names;
+	size_t old_n = xo->n_modes;
+	struct sf_mode *modes = NULL;
+
+	sf_xorg_log(SF_LOG_INFO, "output %s: %.*s set by someone else; "
+		    "stillframe follows it", xo->rr_output->name,
+		    (int)crtc->mode->mode.nameLength, crtc->mode->name);
+	drop_synthesized(xo);
+	bool ok = build_modes(xo, &modes) &&
+		  sf_output_set_modes(xo->core, modes, xo->n_modes, 0,
+				      sf_xorg_now());
+	free(modes);
+	if (!ok) {
+		sf_xorg_log(SF_LOG_ERROR, "output %s: out of memory for its "
+			    "new modes; managed again from scratch",
+			    xo->rr_output->name);
+		free(xo->modes);
+		free(xo->mode_names);
+		xo->modes = old_modes;
+		xo->mode_names = old_names;
+		xo->n_modes = old_n;
+		drop_synthesized(xo);
+		xo->dying = true;	/* nothing of the old to put back */
+		output_destroy(xo);
+		return false;
+	}
+	free(old_modes);
+	free(old_names);
+	xo->user_mode = 0;
+	sx->randr_seen_valid = false;
+	/* Its size may have changed, and the core wants to choose again
+	 * (at once: sf_core_next_deadline says so). */
+	sf_xorg_window_place_all(sx);
+	sf_xorg_want_cycle(sx);
+	sf_xorg_schedule_dispatch(sx);
+	return true;
+}
+
+/*
+ * RandR's CRTC-set hook (RRCrtcSet: xrandr, a desktop's settings, a
+ * RandR 1.0 SetScreenConfig) of every screen, around the driver's.  A
+ * mode someone else set is followed here, not at the next poll: the
+ * server may handle input or the core's timer first, and would switch
+ * the output back to what the core remembered.
+ */
+static Bool
+crtc_handle_set(ScreenPtr screen, RRCrtcPtr crtc, RRModePtr mode, int x,
+		int y, Rotation rotation, int n_outputs, RROutputPtr *outputs)
+{
+	struct sf_xorg *sx = sf_xorg_instance;
+	struct sf_xorg_output *xo, *next;
+	Bool ok = crtc_set_wrapped[screen->myNum](screen, crtc, mode, x, y,
+						  rotation, n_outputs,
+						  outputs);
+
+	if (!ok || setting_crtc || !sx || sx->ending)
+		return ok;
+	xorg_list_for_each_entry_safe(xo, next, &sx->outputs, link)
+		if (xo->rr_crtc == crtc)
+			output_follow_mode(xo);
+	return ok;
+}
+
+static void
+crtc_set_wrap(ScreenPtr screen, rrScrPrivPtr rr)
+{
+	if (!rr->rrCrtcSet || rr->rrCrtcSet == crtc_handle_set ||
+	    screen->myNum < 0 || screen->myNum >= MAXSCREENS)
+		return;
+	crtc_set_wrapped[screen->myNum] = rr->rrCrtcSet;
+	rr->rrCrtcSet = crtc_handle_set;
+}
+
+/* Put back only if still ours; otherwise ours stays in the chain, and
+ * passes calls on. */
+static void
+crtc_set_unwrap(ScreenPtr screen)
+{
+	if (screen->myNum < 0 || screen->myNum >= MAXSCREENS ||
+	    !crtc_set_wrapped[screen->myNum])
+		return;
+	rrScrPrivPtr rr = rrGetScrPriv(screen);
+	if (!rr || rr->rrCrtcSet != crtc_handle_set)
+		return;
+	rr->rrCrtcSet = crtc_set_wrapped[screen->myNum];
+	crtc_set_wrapped[screen->myNum] = NULL;
+}
+
 void
 sf_xorg_output_scan(struct sf_xorg *sx)
 {
@@ -266,6 +407,7 @@ sf_xorg_output_scan(struct sf_xorg *sx)
 				    "nothing to manage on it", s);
 			continue;
 		}
+		crtc_set_wrap(screen, rr);
 		/* Connection states as of now, not as of the driver's
 		 * first probe: outputs lit by the initial configuration may
 		 * only have become connected since. */
@@ -295,10 +437,8 @@ output_destroy(struct sf_xorg_output *xo)
 	/* Puts the user's mode and DPMS back through the hooks below. */
 	sf_output_destroy(xo->core);
 	sf_platform_forget_output(xo->sx->platform, name);
-	if (xo->synthesized && !xo->dying) {
-		RROutputDeleteUserMode(xo->rr_output, xo->synthesized);
-		RRModeDestroy(xo->synthesized);
-	}
+	if (!xo->dying)
+		drop_synthesized(xo);
 	xorg_list_del(&xo->link);
 	free(xo->modes);
 	free(xo->mode_names);
@@ -315,6 +455,12 @@ sf_xorg_output_destroy_all(struct sf_xorg *sx, ScreenPtr screen)
 	xorg_list_for_each_entry_safe(xo, next, &sx->outputs, link)
 		if (!screen || xo->screen == screen)
 			output_destroy(xo);
+	/* Before RandR's CloseScreen frees its screen private: the
+	 * generation's end, or this screen's CloseScreen, which wraps
+	 * RandR's. */
+	for (int s = 0; s < screenInfo.numScreens; s++)
+		if (!screen || screenInfo.screens[s] == screen)
+			crtc_set_unwrap(screenInfo.screens[s]);
 	/* RandR's outputs go with their screen. */
 	xorg_list_for_each_entry_safe(c, cnext, &sx->connectors, link) {
 		if (screen && c->output->pScreen != screen)
@@ -378,6 +524,7 @@ randr_unchanged(const struct sf_xorg *sx)
 			if (seen->output != o ||
 			    seen->connection != o->connection ||
 			    seen->crtc != o->crtc ||
+			    seen->mode != (o->crtc ? o->crtc->mode : NULL) ||
 			    seen->lit != (o->crtc && o->crtc->mode))
 				return false;
 		}
@@ -415,6 +562,7 @@ randr_remember(struct sf_xorg *sx)
 			sx->randr_seen[k++] = (struct sf_xorg_randr_seen){
 				.output = o,
 				.crtc = o->crtc,
+				.mode = o->crtc ? o->crtc->mode : NULL,
 				.connection = o->connection,
 				.lit = o->crtc && o->crtc->mode,
 			};
@@ -429,7 +577,7 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 	bool layout_changed = false;
 
 	sx->randr_polled = now;
-	/* A client may have moved or resized a CRTC (not followed here). */
+	/* A client may have moved a CRTC (not followed here). */
 	sx->layout_serial++;
 	if (randr_unchanged(sx))
 		return;
@@ -472,6 +620,12 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 				/* Nothing to put back: the client set it. */
 				xo->dying = true;
 				output_destroy(xo);
+				xo = NULL;
+				layout_changed = true;
+			}
+			/* The driver's own mode (a client's was followed
+			 * as it was set, or just above, lit again). */
+			if (xo && lit && !output_follow_mode(xo)) {
 				xo = NULL;
 				layout_changed = true;
 			}
@@ -549,8 +703,10 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 	RRModePtr mode = RRModeGet(&info, xo->mode_names[index]);
 	if (!mode)
 		return false;
+	setting_crtc = true;
 	Bool ok = RRCrtcSet(crtc, mode, crtc->x, crtc->y, crtc->rotation,
 			    crtc->numOutputs, crtc->outputs);
+	setting_crtc = false;
 	RRModeDestroy(mode);
 	if (ok)
 		RRTellChanged(xo->screen);
@@ -639,8 +795,10 @@ core_set_output_power(void *data, struct sf_output *o, bool on)
 		xo->off_outputs = outputs;
 		xo->off_n_outputs = crtc->numOutputs;
 		/* As xrandr --off does, without a new screen size. */
+		setting_crtc = true;
 		ok = RRCrtcSet(crtc, NULL, crtc->x, crtc->y, crtc->rotation, 0,
 			       NULL);
+		setting_crtc = false;
 		if (!ok)
 			return false;
 		xo->powered_off = true;
@@ -657,9 +815,11 @@ core_set_output_power(void *data, struct sf_output *o, bool on)
 		RRModePtr mode = RRModeGet(&info, xo->off_mode_name);
 		if (!mode)
 			return false;
+		setting_crtc = true;
 		ok = RRCrtcSet(crtc, mode, xo->off_x, xo->off_y,
 			       xo->off_rotation, xo->off_n_outputs,
 			       xo->off_outputs);
+		setting_crtc = false;
 		RRModeDestroy(mode);
 		if (!ok)
 			return false;

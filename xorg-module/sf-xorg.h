@@ -52,6 +52,7 @@ struct sf_xorg_connector {
 struct sf_xorg_randr_seen {
 	RROutputPtr output;		/* compared, never followed */
 	RRCrtcPtr crtc;
+	RRModePtr mode;			/* compared, never followed */
 	CARD8 connection;
 	bool lit;
 };
@@ -208,7 +209,8 @@ sf_xorg_output_poll_due(const struct sf_xorg *sx, sf_time_t now)
 
 /* Follows RandR since the last poll: a connector plugged in (hotplug),
  * an output lit by a client (xrandr, the desktop) or switched off by
- * one.  Called when sf_xorg_output_poll_due; cheap when nothing
+ * one, a mode set by the driver on its own (RRCrtcNotify; a client's
+ * RRCrtcSet is followed as it happens).  Called when sf_xorg_output_poll_due; cheap when nothing
  * changed: a few compares per output. */
 void
 sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now);

@@ -9,7 +9,8 @@
  * invariants below are checked, and a violation aborts so that libFuzzer
  * keeps the input:
  *  - every state is in range: idle state, DPMS level, reclock level,
- *    backlight, the current mode an index into the output's modes;
+ *    backlight, the current mode an index into the output's modes
+ *    (which someone else may replace: sf_output_set_modes);
  *  - a deferred repaint always has a flush deadline: while the adapter
  *    holds damage the core asked it to hold, the core's next deadline
  *    is not NEVER;
@@ -262,15 +263,10 @@ run_until(struct fz *f, sf_time_t until)
 	sf_core_dispatch(f->core, f->now);
 }
 
-static void
-op_output_create(struct fz *f)
+/* An output's modes and the index of the current one. */
+static size_t
+random_modes(struct fz *f, struct fz_output *o)
 {
-	int slot = byte(f) % MAX_OUTPUTS;
-	struct fz_output *o = &f->outputs[slot];
-
-	if (o->output)
-		return;
-	*o = (struct fz_output){ .backlight = 100 };
 	o->n_modes = 1 + byte(f) % MAX_MODES;
 	for (size_t i = 0; i < o->n_modes; i++) {
 		uint8_t b = byte(f);
@@ -282,7 +278,19 @@ op_output_create(struct fz *f)
 		m->seamless = b & 1;
 		m->preferred = b & 2;
 	}
-	size_t current = byte(f) % o->n_modes;
+	return byte(f) % o->n_modes;
+}
+
+static void
+op_output_create(struct fz *f)
+{
+	int slot = byte(f) % MAX_OUTPUTS;
+	struct fz_output *o = &f->outputs[slot];
+
+	if (o->output)
+		return;
+	*o = (struct fz_output){ .backlight = 100 };
+	size_t current = random_modes(f, o);
 	o->output = sf_output_create(f->core, output_names[slot], o->modes,
 				     o->n_modes, current, f->now);
 	if (!o->output)
@@ -461,7 +469,17 @@ op_output_misc(struct fz *f)
 		sf_output_request_power(o->output, (what >> 3) % 3, f->now);
 		break;
 	case 2:
-		sf_output_notify_hotplug(o->output, f->now);
+		if (!(what & 0x40)) {
+			sf_output_notify_hotplug(o->output, f->now);
+			break;
+		}
+		/* Someone else set a mode: the adapter's new list. */
+		size_t current = random_modes(f, o);
+		if (!sf_output_set_modes(o->output, o->modes, o->n_modes,
+					 current, f->now))
+			fail(f, "sf_output_set_modes failed");
+		if (sf_output_get_mode(o->output) != current)
+			fail(f, "the new modes' current one is not current");
 		break;
 	case 3:
 		sf_core_notify_keep_awake(f->core, f->now);

@@ -43,6 +43,14 @@ def misc(slot, what):
     return bytes([7, slot, what])
 
 
+def user_modes(slot, modes, current):
+    # someone else set a mode: the output's new modes, as output()'s
+    b = misc(slot, 0x43) + bytes([len(modes) - 1])
+    for flags, mhz in modes:
+        b += bytes([flags]) + u16(mhz // 4)
+    return b + bytes([current])
+
+
 def run(ms, scale=0):
     return bytes([8]) + u16(ms) + bytes([scale])
 
@@ -75,3 +83,10 @@ s = output(2, [(3, 144000), (1, 60000)], 1, 1) + surface_create(3, 100, 100)
 s += surface(3, 1, 2, 128) + surface(3, 2) + run(65535, 3) + run(65535, 3)
 s += repaint(2, 0) + surface(3, 0) + bytes([1, 2]) + input_(2)
 open('corpus/core/unplug.bin', 'wb').write(s)
+
+# The user sets a mode at another resolution while idle, then types.
+s = output(0, panel, 0, 0) + surface_create(0, 800, 600) + run(3000)
+s += user_modes(0, [(0x83, 75000), (0x81, 30000)], 0) + run(3000)
+s += input_(1) + run(1000) + misc(0, 4) + misc(0, 4) + run(5000)
+s += user_modes(0, [(3, 60000), (1, 30000), (1, 48000)], 2) + run(65535, 3)
+open('corpus/core/user-mode.bin', 'wb').write(s)

@@ -16,7 +16,9 @@
 # (tests/xorg/sf-x-raw), XT_TIMEOUT (seconds for a wait, default 10).
 # XT_WRAPPER: command words put before Xorg (e.g. "env LD_PRELOAD=...").
 # XT_TWO_OUTPUTS=1 lights the dummy's DUMMY1 right of DUMMY0 at start,
-# on a 2560x1024 screen.
+# on a 2560x1024 screen.  XT_VIRTUAL="W H" sets the largest screen (the
+# dummy offers no mode larger than it; default 1280 1024), and
+# XT_MONITOR_LINES adds lines (Modeline ...) to DUMMY0's monitor.
 
 XT_N=0
 XT_FAILED=0
@@ -181,6 +183,7 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 			Identifier "monitor"
 			HorizSync 5.0-1000.0
 			VertRefresh 5.0-200.0
+			${XT_MONITOR_LINES:-}
 		EndSection
 		Section "Monitor"
 			Identifier "monitor1"
@@ -198,8 +201,8 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 			SubSection "Display"
 				Depth 24
 				Modes "1280x1024"
-				Virtual $([ "${XT_TWO_OUTPUTS:-0}" = 1 ] &&
-					echo 2560 || echo 1280) 1024
+				Virtual ${XT_VIRTUAL:-$([ "${XT_TWO_OUTPUTS:-0}" = 1 ] &&
+					echo 2560 || echo 1280) 1024}
 			EndSubSection
 		EndSection
 	EOF
