@@ -471,7 +471,8 @@ sf_classifier_blink_phase(const struct sf_classification *cls,
 			  const struct sf_commit_record *commit)
 {
 	if (cls->cls != SF_CLASS_BLINKING || !cls->phases_known || !commit ||
-	    !commit->has_hash || !same_box(&commit->extents, &cls->blink_extents))
+	    !commit->has_hash ||
+	    !same_box(&commit->extents, &cls->blink_extents))
 		return SF_BLINK_PHASE_UNKNOWN;
 	if (commit->hash == cls->shown_hash)
 		return SF_BLINK_PHASE_SHOWN;

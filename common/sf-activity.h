@@ -45,7 +45,7 @@ struct sf_commit_record {
 	uint8_t kind;			/* enum sf_commit_kind */
 	bool has_hash;
 	uint64_t hash;
-	uint32_t ink;			/* with the hash, see sf_commit_desc */
+	uint32_t ink;			/* with the hash: sf_commit_desc */
 };
 
 struct sf_surface_activity {

@@ -243,10 +243,11 @@ sf_tile_map_refine(struct sf_tile_map *map, const struct sf_pixels *px,
 				map->any_seen = true;
 				if (changed) {
 					hash = mix(mix(hash, r * map->cols + c), h);
-					if (++n_changed <= SF_TILE_INK_MAX_TILES)
-						ink += tile_ink(px, tx1, ty1,
-								tx2, ty2);
+					n_changed++;
 				}
+				if (changed &&
+				    n_changed <= SF_TILE_INK_MAX_TILES)
+					ink += tile_ink(px, tx1, ty1, tx2, ty2);
 			}
 			if (changed) {
 				bound.x1 = tx1 < bound.x1 ? tx1 : bound.x1;

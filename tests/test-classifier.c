@@ -559,9 +559,10 @@ SF_TEST(a_blink_s_shown_state_is_told_by_ink_then_by_time)
 				(commits % 2 ? 1u : 2u) == table[k].shown ?
 					SF_BLINK_PHASE_SHOWN :
 					SF_BLINK_PHASE_HIDDEN;
+			const struct sf_commit_record *newest =
+				sf_surface_activity_get(&act, 0);
 			sf_assert_str_eq(sf_blink_phase_name(
-				sf_classifier_blink_phase(
-					&cls, sf_surface_activity_get(&act, 0))),
+				sf_classifier_blink_phase(&cls, newest)),
 				sf_blink_phase_name(want));
 		}
 	}
