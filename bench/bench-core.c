@@ -231,6 +231,8 @@ bench_run_events(struct sf_core *core, struct sf_output **outputs,
 			.n_boxes = 1,
 			.has_hash = true,
 			.hash = ev[i].hash,
+			/* A blink's look 1 is its caret (sf-classifier.h). */
+			.ink = ev[i].hash == 1 ? 128 : 0,
 		};
 		sf_surface_commit(surfaces[ev[i].surface], &c);
 		dirty[ev[i].output] = true;

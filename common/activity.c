@@ -65,6 +65,7 @@ sf_surface_activity_record(struct sf_surface_activity *activity,
 		.time = commit->time,
 		.has_hash = commit->has_hash,
 		.hash = commit->hash,
+		.ink = commit->has_hash ? commit->ink : 0,
 	};
 	int64_t area = 0;
 	bool any = false;

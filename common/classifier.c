@@ -131,11 +131,16 @@ is_tick_sized(const struct sf_classifier_params *params,
 }
 
 static bool
+same_box(const struct sf_box *a, const struct sf_box *b)
+{
+	return a->x1 == b->x1 && a->y1 == b->y1 && a->x2 == b->x2 &&
+	       a->y2 == b->y2;
+}
+
+static bool
 same_extents(const struct sf_commit_record *a, const struct sf_commit_record *b)
 {
-	return a->extents.x1 == b->extents.x1 &&
-	       a->extents.y1 == b->extents.y1 &&
-	       a->extents.x2 == b->extents.x2 && a->extents.y2 == b->extents.y2;
+	return same_box(&a->extents, &b->extents);
 }
 
 static bool
@@ -290,11 +295,12 @@ classify_frequent(const struct sf_classifier_params *params,
 	return true;
 }
 
-/* Rule 2.  Returns the full period, or 0 when the commits do not blink. */
+/* Rule 2.  Returns the full period, or 0 when the commits do not blink;
+ * *run_commits is how many of the newest commits blink. */
 static sf_time_t
 blink_period(const struct sf_classifier_params *params,
 	     const struct sf_surface_activity *activity,
-	     const struct history *h)
+	     const struct history *h, uint32_t *run_commits)
 {
 	const struct sf_commit_record *newest = h->rec[0];
 	uint32_t n = 0;
@@ -339,7 +345,47 @@ blink_period(const struct sf_classifier_params *params,
 				return 0;
 		}
 	}
+	*run_commits = commits;
 	return sum / pairs;
+}
+
+/* Which of the newest blinking commits' two states shows the caret
+ * (sf-classifier.h says why by ink first, then by time). */
+static void
+learn_phases(const struct history *h, uint32_t commits,
+	     struct sf_classification *out)
+{
+	const struct sf_commit_record *a = h->rec[0], *b = h->rec[1];
+	bool a_shown;
+
+	if (!all_hashed(h, commits))
+		return;
+	if (a->ink != b->ink) {
+		a_shown = a->ink > b->ink;
+	} else {
+		/* Commit i's state lasts until commit i - 1: the even
+		 * ones are a's, the odd ones b's.  Pairs only, so that
+		 * both sides have as many. */
+		sf_time_t a_time = 0, b_time = 0;
+		uint32_t i = 1;
+		for (; i + 1 < commits; i += 2) {
+			b_time += interval(h, i - 1);
+			a_time += interval(h, i);
+		}
+		if (i == 1)
+			return;
+		if ((double)a_time >= SF_CLASSIFIER_DUTY_RATIO * (double)b_time)
+			a_shown = true;
+		else if ((double)b_time >=
+			 SF_CLASSIFIER_DUTY_RATIO * (double)a_time)
+			a_shown = false;
+		else
+			return;
+	}
+	out->phases_known = true;
+	out->shown_hash = a_shown ? a->hash : b->hash;
+	out->hidden_hash = a_shown ? b->hash : a->hash;
+	out->blink_extents = a->extents;
 }
 
 /* Rule 3.  Returns the tick interval, or 0. */
@@ -382,6 +428,7 @@ sf_classify(const struct sf_classifier_params *params,
 {
 	struct history h;
 	sf_time_t period;
+	uint32_t blink_commits = 0;
 
 	*out = (struct sf_classification){ .cls = SF_CLASS_STATIC };
 	history_init(&h, activity);
@@ -399,9 +446,11 @@ sf_classify(const struct sf_classifier_params *params,
 			*out = (struct sf_classification){
 				.cls = SF_CLASS_INTERACTIVE,
 			};
-	} else if ((period = blink_period(params, activity, &h)) > 0) {
+	} else if ((period = blink_period(params, activity, &h,
+					  &blink_commits)) > 0) {
 		out->cls = SF_CLASS_BLINKING;
 		out->period = period;
+		learn_phases(&h, blink_commits, out);
 	} else if ((period = tick_period(params, activity, &h)) > 0) {
 		out->cls = SF_CLASS_TICKING;
 		out->period = period;
@@ -415,6 +464,21 @@ sf_classify(const struct sf_classifier_params *params,
 		hold = 2 * out->period;
 	if (now - newest->time > hold)
 		*out = (struct sf_classification){ .cls = SF_CLASS_STATIC };
+}
+
+enum sf_blink_phase
+sf_classifier_blink_phase(const struct sf_classification *cls,
+			  const struct sf_commit_record *commit)
+{
+	if (cls->cls != SF_CLASS_BLINKING || !cls->phases_known || !commit ||
+	    !commit->has_hash ||
+	    !same_box(&commit->extents, &cls->blink_extents))
+		return SF_BLINK_PHASE_UNKNOWN;
+	if (commit->hash == cls->shown_hash)
+		return SF_BLINK_PHASE_SHOWN;
+	if (commit->hash == cls->hidden_hash)
+		return SF_BLINK_PHASE_HIDDEN;
+	return SF_BLINK_PHASE_UNKNOWN;
 }
 
 bool

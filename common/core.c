@@ -121,6 +121,10 @@ struct sf_surface {
 	struct sf_surface_stats stats;
 	/* The pixels last read showed the same content as before. */
 	bool pixels_last_unchanged;
+	/* Blinking: the state of its newest commit with damage, and the
+	 * one its output last painted (sf_suppress_blink_may_hold). */
+	enum sf_blink_phase newest_phase;
+	enum sf_blink_phase shown_phase;
 	/* The recording knows it: its events may go into the trace. */
 	bool traced;
 	/* The output whose trace holds this surface's inhibitor as an
@@ -335,6 +339,7 @@ trace_commit(struct sf_surface *s, const struct sf_commit_desc *c)
 		.type = SF_TRACE_COMMIT,
 		.time = c->time,
 		.u.commit = { .has_hash = c->has_hash, .hash = c->hash,
+			      .ink = c->has_hash ? c->ink : 0,
 			      .unchanged = c->unchanged },
 	};
 	struct sf_box extents = { INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN };
@@ -1572,6 +1577,9 @@ sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
 	o->stats.repaints++;
 	sf_energy_account_repaint(&core->energy, now, true);
 	sf_repaint_gate_painted(&o->gate);
+	/* Everything its surfaces committed is on screen now. */
+	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link)
+		s->shown_phase = s->newest_phase;
 	o->flush_requested = false;
 	if (deadline)
 		*deadline = SF_TIME_NEVER;
@@ -1901,6 +1909,9 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 		if (now + hold + 1 < core->surface_expiry)
 			core->surface_expiry = now + hold + 1;
 	}
+	if (kind != SF_COMMIT_EMPTY)
+		s->newest_phase = sf_classifier_blink_phase(
+			&s->cls, sf_surface_activity_get(&s->activity, 0));
 
 	struct sf_output *o = s->output;
 	if (!o)
@@ -1929,6 +1940,18 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	enum sf_commit_kind gate_kind = s->priority == SF_PRIORITY_ESSENTIAL ?
 						SF_COMMIT_CHANGED :
 						kind;
+	/* A blink is held only while the screen keeps its caret. */
+	if (gate_cls == SF_CLASS_BLINKING && kind == SF_COMMIT_CHANGED &&
+	    !sf_suppress_blink_may_hold(s->newest_phase, s->shown_phase)) {
+		gate_cls = SF_CLASS_STATIC;
+		if (user_idle(core, now))
+			core_log(core, SF_LOG_DEBUG,
+				 "surface %u (%s): blink painted now: it "
+				 "shows state %s, the screen %s",
+				 s->id, s->label,
+				 sf_blink_phase_name(s->newest_phase),
+				 sf_blink_phase_name(s->shown_phase));
+	}
 	if (sf_repaint_gate_add_commit(&o->gate, &core->suppress, gate_cls,
 				       gate_kind, user_idle(core, now), now))
 		s->stats.held++;
@@ -1957,9 +1980,12 @@ sf_surface_may_hold_client(const struct sf_surface *s, sf_time_t now)
 	if (!s->core->config.enable || s->core->paused ||
 	    s->priority == SF_PRIORITY_ESSENTIAL)
 		return false;
-	return user_idle(s->core, now) &&
-	       (s->cls.cls == SF_CLASS_BLINKING ||
-		s->cls.cls == SF_CLASS_TICKING);
+	/* X shows a client's drawing as it runs: a client held after it
+	 * hid the caret would leave it hidden until let go. */
+	if (s->cls.cls == SF_CLASS_BLINKING)
+		return user_idle(s->core, now) &&
+		       sf_suppress_blink_may_throttle(s->newest_phase);
+	return user_idle(s->core, now) && s->cls.cls == SF_CLASS_TICKING;
 }
 
 void
@@ -1994,6 +2020,9 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 	    (s->output && !s->output->powered))
 		return sf_suppress_throttle_interval(&s->core->suppress,
 						     s->cls.cls, false, true);
+	if (s->cls.cls == SF_CLASS_BLINKING &&
+	    !sf_suppress_blink_may_throttle(s->newest_phase))
+		return 0;
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
 					     s->focused,
 					     user_idle(s->core, now));

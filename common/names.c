@@ -36,6 +36,17 @@ sf_class_name(enum sf_class cls)
 }
 
 const char *
+sf_blink_phase_name(enum sf_blink_phase phase)
+{
+	switch (phase) {
+	case SF_BLINK_PHASE_UNKNOWN: return "unknown";
+	case SF_BLINK_PHASE_SHOWN: return "shown";
+	case SF_BLINK_PHASE_HIDDEN: return "hidden";
+	}
+	return "invalid";
+}
+
+const char *
 sf_input_kind_name(enum sf_input_kind kind)
 {
 	switch (kind) {

@@ -29,6 +29,9 @@ struct sf_commit_desc {
 	uint32_t n_boxes;
 	bool has_hash;			/* hash of the damaged pixels is known */
 	uint64_t hash;
+	/* With the hash: the changed pixels unlike their surroundings
+	 * (struct sf_tile_change), which tells a blink's states apart. */
+	uint32_t ink;
 	/* The adapter compared the pixels (sf-tiles.h) and none changed:
 	 * recorded as identical whatever the hashes say. */
 	bool unchanged;
@@ -42,6 +45,7 @@ struct sf_commit_record {
 	uint8_t kind;			/* enum sf_commit_kind */
 	bool has_hash;
 	uint64_t hash;
+	uint32_t ink;			/* with the hash: sf_commit_desc */
 };
 
 struct sf_surface_activity {

@@ -43,6 +43,13 @@ struct sf_classification {
 	uint32_t rate_mhz;
 	/* BLINKING, TICKING: full period (on+off for blinks). 0 otherwise. */
 	sf_time_t period;
+	/* BLINKING with hashed content whose states could be told apart
+	 * (see sf_classifier_blink_phase): the hash of the state that
+	 * shows the caret, of the one that hides it, and where both are
+	 * drawn.  phases_known is false otherwise. */
+	bool phases_known;
+	uint64_t shown_hash, hidden_hash;
+	struct sf_box blink_extents;
 };
 
 void
@@ -62,6 +69,35 @@ sf_classify(const struct sf_classifier_params *params,
 	    const struct sf_surface_activity *activity,
 	    sf_time_t last_input, sf_time_t now,
 	    struct sf_classification *out);
+
+/*
+ * Which of its two states a blinking surface's commit shows.  The
+ * classification learns it from the states' content, and only where
+ * the content says it:
+ *   1. ink (struct sf_tile_change): the state with more pixels unlike
+ *      their surroundings shows the caret.  A caret, a block cursor or
+ *      a blinking dot is drawn over a background and erased to it, so
+ *      this holds whatever the colours and whatever the toolkit's
+ *      timing, and it needs no history: the states are told apart from
+ *      their first alternation on, before any input, also for a window
+ *      nobody has typed in yet (a dialog's entry focused on map).
+ *   2. equal ink (a block cursor exactly over a tile, or a trace
+ *      without ink): the state shown longer is the caret's, as
+ *      toolkits that blink unevenly show it longer than they hide it
+ *      (xterm 600/300 ms, GTK 800/400 ms), by SF_CLASSIFIER_DUTY_RATIO
+ *      at least, over every on/off pair of the run.
+ *   3. otherwise (even ink and timing, no hashes): UNKNOWN, and the
+ *      repaint policy treats the blink as unknown content.
+ * A commit whose hash or place is neither state's is UNKNOWN too: it is
+ * something else than the blink.  Not the state seen after the user
+ * typed: typing moves the caret and redraws text, so that commit
+ * shares neither the blink's tiles nor its hashes.
+ */
+#define SF_CLASSIFIER_DUTY_RATIO 1.3
+
+enum sf_blink_phase
+sf_classifier_blink_phase(const struct sf_classification *cls,
+			  const struct sf_commit_record *commit);
 
 /*
  * Whether the newest commit still fits `cls` as far as its size and

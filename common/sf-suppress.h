@@ -103,6 +103,38 @@ sf_time_t
 sf_suppress_throttle_interval(const struct sf_suppress_params *params,
 			      enum sf_class cls, bool focused, bool user_idle);
 
+/*
+ * A held blink never leaves the caret hidden.  `newest` is the state
+ * (sf_classifier_blink_phase) of a blinking surface's newest commit,
+ * `shown` the state it had when its output last painted.
+ *
+ * Its commits may be held (with the blink's staleness, while the user
+ * is idle) only when that keeps the caret on screen: one that hides it,
+ * and one that shows it while the screen shows it already (its hiding
+ * commit was held).  One that brings the caret back to a screen that
+ * hides it paints at once, and so does a state nobody can tell: the
+ * frame a toolkit ends its blinking with (GTK after 10 s, alacritty
+ * 5 s, kitty 15 s) is such a commit whenever the screen was left
+ * without the caret.
+ */
+bool
+sf_suppress_blink_may_hold(enum sf_blink_phase newest,
+			   enum sf_blink_phase shown);
+
+/*
+ * Whether a blinking surface's frame callbacks may be held back (its
+ * throttle, sf_suppress_throttle_interval): only while its newest
+ * commit shows the caret, so that what waits for a callback is the
+ * commit that would hide it.  After one that hides it (or one nobody
+ * can tell), the client gets its callbacks as usual and draws the
+ * caret back, or ends its blinking, on its own time: a toolkit that
+ * stopped blinking with the caret off screen would otherwise draw its
+ * last frame only when the throttle let it, 30 s later.  An adapter
+ * that holds a blinking client (Xorg) follows the same rule.
+ */
+bool
+sf_suppress_blink_may_throttle(enum sf_blink_phase newest);
+
 const char *
 sf_repaint_reason_name(enum sf_repaint_reason reason);
 

@@ -54,7 +54,14 @@ struct sf_tile_change {
 	uint32_t max_boxes;	/* capacity of boxes, at least 1 */
 	uint32_t n_boxes;	/* out: 0 when nothing changed */
 	uint64_t hash;		/* out: of the changed tiles' content */
+	/* out: the changed tiles' pixels unlike their tile's most common
+	 * colour, which tells a caret's shown state from its hidden one
+	 * (sf-classifier.h); 0 when more than SF_TILE_INK_MAX_TILES tiles
+	 * changed, far more than a blink draws. */
+	uint32_t ink;
 };
+
+#define SF_TILE_INK_MAX_TILES 32
 
 /*
  * Hashes the tiles the damage touches, compares them with what the map

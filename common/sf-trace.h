@@ -68,6 +68,7 @@ struct sf_trace_event {
 			uint32_t n_boxes;
 			bool has_hash;
 			uint64_t hash;
+			uint32_t ink;	/* "ink=N", with the hash */
 			bool unchanged;	/* "same": pixels seen unchanged */
 		} commit;
 		struct {

@@ -85,6 +85,14 @@ enum sf_class {
 	SF_CLASS_COUNT,
 };
 
+/* Which of a blink's two states a commit shows: the caret (SHOWN), the
+ * field without it (HIDDEN), or no telling (sf-classifier.h). */
+enum sf_blink_phase {
+	SF_BLINK_PHASE_UNKNOWN = 0,
+	SF_BLINK_PHASE_SHOWN,
+	SF_BLINK_PHASE_HIDDEN,
+};
+
 /* A client's own say about its surface (stillframe_surface_v1). */
 enum sf_priority {
 	SF_PRIORITY_NORMAL = 0,
@@ -105,6 +113,9 @@ sf_idle_state_name(enum sf_idle_state state);
 
 const char *
 sf_class_name(enum sf_class cls);
+
+const char *
+sf_blink_phase_name(enum sf_blink_phase phase);
 
 const char *
 sf_input_kind_name(enum sf_input_kind kind);

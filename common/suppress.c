@@ -199,6 +199,29 @@ sf_suppress_throttle_interval(const struct sf_suppress_params *params,
 	return 0;
 }
 
+bool
+sf_suppress_blink_may_hold(enum sf_blink_phase newest,
+			   enum sf_blink_phase shown)
+{
+	switch (newest) {
+	case SF_BLINK_PHASE_HIDDEN:
+		/* The screen keeps what it shows: the caret, or (after a
+		 * flush) the field the client is about to draw it on. */
+		return true;
+	case SF_BLINK_PHASE_SHOWN:
+		return shown == SF_BLINK_PHASE_SHOWN;
+	case SF_BLINK_PHASE_UNKNOWN:
+		break;
+	}
+	return false;
+}
+
+bool
+sf_suppress_blink_may_throttle(enum sf_blink_phase newest)
+{
+	return newest == SF_BLINK_PHASE_SHOWN;
+}
+
 const char *
 sf_repaint_reason_name(enum sf_repaint_reason reason)
 {

@@ -96,6 +96,59 @@ hash_tile(const struct sf_pixels *px, int32_t x1, int32_t y1, int32_t x2,
 	return h ? h : 1;
 }
 
+/* A pixel's colour: the fourth byte of a 32-bit pixel (alpha, or
+ * padding a client may leave as it likes) is no part of it. */
+static uint32_t
+pixel_at(const struct sf_pixels *px, int32_t x, int32_t y)
+{
+	const uint8_t *p = px->data + (size_t)y * (size_t)px->stride +
+			   (size_t)x * px->bytes_per_pixel;
+
+	if (px->bytes_per_pixel == 2) {
+		uint16_t v;
+		memcpy(&v, p, sizeof(v));
+		return v;
+	}
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v & 0x00ffffffu;
+}
+
+/*
+ * The tile's ink: its pixels that are not of its most common colour.
+ * The two states of a blink differ in ink: a caret drawn over a field,
+ * a block cursor over a cell, a blinking dot, each adds pixels unlike
+ * their surroundings, and the state without it is mostly background.
+ * The majority colour comes from one voting pass (Boyer and Moore's):
+ * right whenever one colour covers more than half the tile, as the
+ * background of a caret's tile does; when none does, both states of a
+ * blink are counted against the same kind of guess.
+ */
+static uint32_t
+tile_ink(const struct sf_pixels *px, int32_t x1, int32_t y1, int32_t x2,
+	 int32_t y2)
+{
+	uint32_t candidate = 0, votes = 0, ink = 0;
+
+	for (int32_t y = y1; y < y2; y++)
+		for (int32_t x = x1; x < x2; x++) {
+			uint32_t v = pixel_at(px, x, y);
+			if (votes == 0) {
+				candidate = v;
+				votes = 1;
+			} else if (v == candidate) {
+				votes++;
+			} else {
+				votes--;
+			}
+		}
+	for (int32_t y = y1; y < y2; y++)
+		for (int32_t x = x1; x < x2; x++)
+			if (pixel_at(px, x, y) != candidate)
+				ink++;
+	return ink;
+}
+
 static bool
 box_touches(const struct sf_box *b, int32_t x1, int32_t y1, int32_t x2,
 	    int32_t y2)
@@ -136,6 +189,7 @@ sf_tile_map_refine(struct sf_tile_map *map, const struct sf_pixels *px,
 {
 	change->n_boxes = 0;
 	change->hash = 0;
+	change->ink = 0;
 	if (px->width <= 0 || px->height <= 0 || !fit(map, px->width, px->height))
 		return false;
 
@@ -164,6 +218,8 @@ sf_tile_map_refine(struct sf_tile_map *map, const struct sf_pixels *px,
 	bool overflow = false;
 	struct sf_box bound = { INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN };
 	uint64_t hash = 0x13198a2e03707344ull;
+	uint32_t n_changed = 0;
+	uint64_t ink = 0;
 
 	for (uint32_t r = r1; r <= r2; r++) {
 		int32_t ty1 = (int32_t)(r * SF_TILE_SIZE);
@@ -185,8 +241,13 @@ sf_tile_map_refine(struct sf_tile_map *map, const struct sf_pixels *px,
 				changed = h != *slot;
 				*slot = h;
 				map->any_seen = true;
-				if (changed)
+				if (changed) {
 					hash = mix(mix(hash, r * map->cols + c), h);
+					n_changed++;
+				}
+				if (changed &&
+				    n_changed <= SF_TILE_INK_MAX_TILES)
+					ink += tile_ink(px, tx1, ty1, tx2, ty2);
 			}
 			if (changed) {
 				bound.x1 = tx1 < bound.x1 ? tx1 : bound.x1;
@@ -220,5 +281,6 @@ sf_tile_map_refine(struct sf_tile_map *map, const struct sf_pixels *px,
 		b->y2 = clamp(b->y2, ext.y1, ext.y2);
 	}
 	change->hash = change->n_boxes ? hash : 0;
+	change->ink = n_changed <= SF_TILE_INK_MAX_TILES ? (uint32_t)ink : 0;
 	return true;
 }

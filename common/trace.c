@@ -284,16 +284,25 @@ parse_commit(struct cursor *c, struct sf_trace_event *ev)
 					    "joined with '+'", buf);
 		}
 	}
-	/* Then, in any order: #HASH, and "same" for pixels the recorder
-	 * saw unchanged. */
+	/* Then, in any order: #HASH, "ink=N" (the hashed pixels' ink), and
+	 * "same" for pixels the recorder saw unchanged. */
 	while (!at_end(c)) {
 		char w[24];
 		char *end;
 
-		if (!word(c, w, sizeof(w), "hash or \"same\""))
+		if (!word(c, w, sizeof(w), "hash, ink=N or \"same\""))
 			return false;
 		if (strcmp(w, "same") == 0) {
 			ev->u.commit.unchanged = true;
+			continue;
+		}
+		if (strncmp(w, "ink=", 4) == 0) {
+			errno = 0;
+			unsigned long ink = strtoul(w + 4, &end, 10);
+			if (errno || *end || w[4] < '0' || w[4] > '9' ||
+			    ink > UINT32_MAX)
+				return fail(c, "\"%s\" is not ink=N", w);
+			ev->u.commit.ink = (uint32_t)ink;
 			continue;
 		}
 		if (w[0] != '#' || strlen(w) < 2 || strlen(w) > 17)
@@ -565,6 +574,8 @@ sf_trace_format_event(const struct sf_trace_event *ev, char *buf,
 		}
 		if (ev->u.commit.has_hash)
 			put(&o, " #%016" PRIx64, ev->u.commit.hash);
+		if (ev->u.commit.has_hash && ev->u.commit.ink)
+			put(&o, " ink=%" PRIu32, ev->u.commit.ink);
 		if (ev->u.commit.unchanged)
 			put(&o, " same");
 		break;

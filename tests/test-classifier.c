@@ -500,6 +500,106 @@ SF_TEST(typing_then_blinking)
 	sf_assert_int_eq(cls.cls, SF_CLASS_BLINKING);
 }
 
+/* Blinks at `on`/`off` ms from 1 s, hash 1 with `ink1` and hash 2 with
+ * `ink2`, hash 1 first; classified after the last commit. */
+static void
+blink_states(int on, int off, uint32_t ink1, uint32_t ink2, int commits,
+	     struct sf_surface_activity *act, struct sf_classification *cls)
+{
+	struct sf_classifier_params params;
+	sf_time_t now = SF_SEC(1);
+
+	sf_classifier_params_init_default(&params);
+	sf_surface_activity_init(act, 800, 600);
+	for (int i = 0; i < commits; i++) {
+		struct sf_commit_desc d = { .time = now, .boxes = &cursor_cell,
+					    .n_boxes = 1, .has_hash = true,
+					    .hash = i % 2 ? 2 : 1,
+					    .ink = i % 2 ? ink2 : ink1 };
+		sf_surface_activity_record(act, &d);
+		sf_classify(&params, act, 0, now, cls);
+		now += SF_MSEC(i % 2 ? off : on);
+	}
+}
+
+/* Which state shows the caret: the one with more ink, else the one shown
+ * longer, else nobody can tell. */
+SF_TEST(a_blink_s_shown_state_is_told_by_ink_then_by_time)
+{
+	static const struct {
+		int on, off;		/* hash 1 lasts on, hash 2 off */
+		uint32_t ink1, ink2;
+		uint64_t shown;		/* 0: unknown */
+	} table[] = {
+		{ 500, 500, 24, 0, 1 },		/* foot, Qt: by ink */
+		{ 500, 500, 0, 24, 2 },
+		{ 400, 800, 56, 32, 1 },	/* ink wins over time */
+		{ 600, 300, 7, 7, 1 },		/* xterm: by time */
+		{ 300, 600, 7, 7, 2 },
+		{ 800, 400, 0, 0, 1 },		/* GTK, without ink */
+		{ 500, 500, 7, 7, 0 },		/* no telling */
+		{ 520, 480, 0, 0, 0 },		/* too close to call */
+	};
+
+	for (size_t k = 0; k < SF_ARRAY_LENGTH(table); k++) {
+		struct sf_surface_activity act;
+		struct sf_classification cls;
+
+		/* Both parities of the newest commit. */
+		for (int commits = 8; commits <= 9; commits++) {
+			blink_states(table[k].on, table[k].off, table[k].ink1,
+				     table[k].ink2, commits, &act, &cls);
+			sf_assert_int_eq(cls.cls, SF_CLASS_BLINKING);
+			sf_assert_int_eq(cls.phases_known, table[k].shown != 0);
+			if (!table[k].shown)
+				continue;
+			sf_assert_int_eq(cls.shown_hash, table[k].shown);
+			sf_assert_int_eq(cls.hidden_hash, 3 - table[k].shown);
+			enum sf_blink_phase want =
+				(commits % 2 ? 1u : 2u) == table[k].shown ?
+					SF_BLINK_PHASE_SHOWN :
+					SF_BLINK_PHASE_HIDDEN;
+			const struct sf_commit_record *newest =
+				sf_surface_activity_get(&act, 0);
+			sf_assert_str_eq(sf_blink_phase_name(
+				sf_classifier_blink_phase(&cls, newest)),
+				sf_blink_phase_name(want));
+		}
+	}
+}
+
+/* A commit that is neither state, or drawn elsewhere, or not blinking:
+ * nobody can tell what it shows. */
+SF_TEST(a_commit_unlike_both_states_is_unknown)
+{
+	struct sf_surface_activity act;
+	struct sf_classification cls;
+	const struct sf_box elsewhere = { 0, 0, 10, 20 };
+
+	blink_states(500, 500, 24, 0, 8, &act, &cls);
+	sf_assert(cls.phases_known);
+	struct sf_commit_record r = *sf_surface_activity_get(&act, 0);
+	r.hash = 9;
+	sf_assert_int_eq(sf_classifier_blink_phase(&cls, &r),
+			 SF_BLINK_PHASE_UNKNOWN);
+	r = *sf_surface_activity_get(&act, 0);
+	r.extents = elsewhere;
+	sf_assert_int_eq(sf_classifier_blink_phase(&cls, &r),
+			 SF_BLINK_PHASE_UNKNOWN);
+	r = *sf_surface_activity_get(&act, 0);
+	r.has_hash = false;
+	sf_assert_int_eq(sf_classifier_blink_phase(&cls, &r),
+			 SF_BLINK_PHASE_UNKNOWN);
+	r = *sf_surface_activity_get(&act, 0);
+	sf_assert_int_ne(sf_classifier_blink_phase(&cls, &r),
+			 SF_BLINK_PHASE_UNKNOWN);
+	cls.cls = SF_CLASS_TICKING;
+	sf_assert_int_eq(sf_classifier_blink_phase(&cls, &r),
+			 SF_BLINK_PHASE_UNKNOWN);
+	sf_assert_int_eq(sf_classifier_blink_phase(&cls, NULL),
+			 SF_BLINK_PHASE_UNKNOWN);
+}
+
 SF_TEST(empty_commits_neither_make_nor_break_patterns)
 {
 	struct sf_classifier_params params;

@@ -259,6 +259,8 @@ SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
 		struct sf_commit_desc c = {
 			.time = t, .boxes = &b, .n_boxes = 1, .has_hash = true,
 			.hash = (uint64_t)((t / SF_MSEC(500)) & 1),
+			/* Hash 1 shows the 8x16 cursor. */
+			.ink = (t / SF_MSEC(500)) & 1 ? 128 : 0,
 		};
 		run_until(core, t);
 		sf_surface_commit(s, &c);
@@ -306,6 +308,8 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 		struct sf_commit_desc c = {
 			.time = t, .boxes = &b, .n_boxes = 1, .has_hash = true,
 			.hash = (uint64_t)((t / SF_MSEC(500)) & 1),
+			/* Hash 1 shows the 8x16 cursor. */
+			.ink = (t / SF_MSEC(500)) & 1 ? 128 : 0,
 		};
 		run_until(core, t);
 		sf_surface_commit(s, &c);
@@ -489,6 +493,142 @@ SF_TEST(only_idle_blinks_and_ticks_may_hold_their_client)
 	sf_surface_set_priority(s, SF_PRIORITY_NORMAL, end);
 	sf_core_notify_input(core, SF_INPUT_KEY, end);
 	sf_assert(!sf_surface_may_hold_client(s, end + SF_MSEC(10)));
+	sf_core_destroy(core);
+}
+
+/* A GTK 3 entry as Weston shows it: its caret blinks 800 ms on and
+ * 400 ms off from `start`, is drawn only when the frame callback of its
+ * last commit came (Weston answers it at the next repaint, held or not,
+ * or the throttle later), and stops blinking with the caret shown after
+ * 10 s.  At `flush` another window changes and the output paints (a
+ * notification, a line of output): whatever the entry committed last
+ * is on screen then, its caret hidden perhaps.  Returns the longest time the
+ * screen showed no caret after `from`, up to `until`. */
+static sf_time_t
+gtk_entry_hides_for(sf_time_t start, sf_time_t flush,
+		    sf_time_t from, sf_time_t until, unsigned *repaints)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *entry = sf_surface_create(core, 400, 100, 0);
+	struct sf_surface *other = sf_surface_create(core, 800, 600, 0);
+	const struct sf_box caret = { 48, 32, 64, 64 };
+	const struct sf_box window = { 0, 0, 800, 600 };
+	bool state = true, drawn = false, on_screen = false, flushed = false;
+	sf_time_t toggle = start + SF_MSEC(800), callback = 0;
+	sf_time_t hidden_since = 0, longest = 0;
+	unsigned asked = 0;
+
+	sf_surface_set_output(entry, o, 0.05, 0);
+	sf_surface_set_output(other, o, 0.4, 0);
+	sf_surface_set_focused(entry, true, 0);
+	*repaints = 0;
+	for (sf_time_t t = start; t <= until; t += SF_MSEC(2)) {
+		bool paint = false;
+		sf_time_t dl;
+
+		run_until(core, t);
+		if (r.repaint_requests != asked) {	/* a deadline */
+			asked = r.repaint_requests;
+			paint = true;
+		}
+		if (t >= toggle && t < start + SF_SEC(10)) {
+			state = !state;
+			toggle += state ? SF_MSEC(800) : SF_MSEC(400);
+		} else if (t >= start + SF_SEC(10)) {
+			state = true;
+		}
+		if ((state != drawn || t == start) && t >= callback) {
+			struct sf_commit_desc c = {
+				.time = t, .boxes = &caret, .n_boxes = 1,
+				.has_hash = true, .hash = state ? 1 : 2,
+				.ink = state ? 24 : 0,
+			};
+			sf_surface_commit(entry, &c);
+			drawn = state;
+			sf_time_t interval =
+				sf_surface_get_frame_interval(entry, t);
+			callback = t + (interval > SF_MSEC(16) ?
+					interval : SF_MSEC(16));
+			paint = true;
+		}
+		if (t >= flush && !flushed) {
+			struct sf_commit_desc w = {
+				.time = t, .boxes = &window, .n_boxes = 1,
+			};
+			sf_surface_commit(other, &w);
+			flushed = true;
+			paint = true;
+		}
+		if (paint && sf_output_repaint(o, 0, t, &dl) ==
+			     SF_REPAINT_NOW) {
+			on_screen = drawn;
+			if (t > start + SF_SEC(12))
+				(*repaints)++;
+		}
+		if (on_screen || t < from)
+			hidden_since = 0;
+		else if (!hidden_since)
+			hidden_since = t;
+		if (hidden_since && t - hidden_since > longest)
+			longest = t - hidden_since;
+	}
+	sf_core_destroy(core);
+	return longest;
+}
+
+/* Finding 2 of issue 25: GTK stopped blinking with its caret off screen,
+ * and its last frame waited 30 s for a throttled frame callback.  Now
+ * the caret is never hidden for longer than GTK hides it (400 ms) and a
+ * frame, also after a paint that showed it hidden; and holding still
+ * saves: after GTK stops, at most a flush of what was held. */
+SF_TEST(a_held_blink_never_leaves_the_caret_hidden)
+{
+	static const sf_time_t flushes[] = {
+		SF_SEC(5), SF_SEC(8), SF_MSEC(9500), SF_SEC(100),
+	};
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(flushes); i++) {
+		unsigned repaints;
+		sf_time_t hidden = gtk_entry_hides_for(
+			SF_SEC(1), flushes[i], SF_SEC(1), SF_SEC(75),
+			&repaints);
+		printf("# flush after %.1f s: hidden at most %.0f ms, "
+		       "%u repaints after 13 s\n",
+		       (double)flushes[i] / SF_NSEC_PER_SEC,
+		       (double)hidden / SF_NSEC_PER_MSEC, repaints);
+		sf_assert_int_le(hidden, SF_MSEC(400) + SF_MSEC(20));
+		sf_assert_int_le(repaints, 3);
+	}
+}
+
+/* The Xorg module holds a blinking client; X shows its drawing as it
+ * runs, so the client is held only after it drew the caret. */
+SF_TEST(a_blinking_client_is_held_only_after_showing_the_caret)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_time_t t;
+	sf_surface_set_output(s, o, 0.2, 0);
+
+	blink_for_a_while(core, o, s, &t);
+	sf_assert(sf_surface_may_hold_client(s, t));
+	for (int i = 0; i < 4; i++, t += SF_MSEC(500)) {
+		bool shown = i % 2;
+		struct sf_box b = { 40, 300, 48, 316 };
+		struct sf_commit_desc c = {
+			.time = t, .boxes = &b, .n_boxes = 1, .has_hash = true,
+			.hash = shown ? 1 : 0, .ink = shown ? 128 : 0,
+		};
+		sf_surface_commit(s, &c);
+		sf_assert_int_eq(sf_surface_may_hold_client(s, t), shown);
+		/* And its frame callbacks wait only then. */
+		sf_assert_int_eq(sf_surface_get_frame_interval(s, t) > 0,
+				 shown);
+	}
 	sf_core_destroy(core);
 }
 

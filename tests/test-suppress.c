@@ -488,4 +488,41 @@ SF_TEST(reason_names)
 			 "invalid");
 }
 
+/* A held blink never leaves the caret hidden: what may be held, by the
+ * state the commit shows and the state the screen shows. */
+SF_TEST(a_blink_is_held_only_while_the_screen_keeps_the_caret)
+{
+	static const struct {
+		enum sf_blink_phase newest, shown;
+		bool hold;
+	} table[] = {
+		{ SF_BLINK_PHASE_HIDDEN, SF_BLINK_PHASE_SHOWN, true },
+		{ SF_BLINK_PHASE_HIDDEN, SF_BLINK_PHASE_UNKNOWN, true },
+		{ SF_BLINK_PHASE_HIDDEN, SF_BLINK_PHASE_HIDDEN, true },
+		/* The caret is on screen already: nothing to show. */
+		{ SF_BLINK_PHASE_SHOWN, SF_BLINK_PHASE_SHOWN, true },
+		/* It brings the caret back (a toolkit's last frame). */
+		{ SF_BLINK_PHASE_SHOWN, SF_BLINK_PHASE_HIDDEN, false },
+		{ SF_BLINK_PHASE_SHOWN, SF_BLINK_PHASE_UNKNOWN, false },
+		/* Nobody can tell what it shows. */
+		{ SF_BLINK_PHASE_UNKNOWN, SF_BLINK_PHASE_SHOWN, false },
+		{ SF_BLINK_PHASE_UNKNOWN, SF_BLINK_PHASE_HIDDEN, false },
+		{ SF_BLINK_PHASE_UNKNOWN, SF_BLINK_PHASE_UNKNOWN, false },
+	};
+
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(table); i++)
+		sf_assert_int_eq(sf_suppress_blink_may_hold(table[i].newest,
+							    table[i].shown),
+				 table[i].hold);
+}
+
+/* Its frame callbacks wait only behind a commit that shows the caret:
+ * the one that would end its blinking is never what waits. */
+SF_TEST(a_blink_is_throttled_only_after_showing_the_caret)
+{
+	sf_assert(sf_suppress_blink_may_throttle(SF_BLINK_PHASE_SHOWN));
+	sf_assert(!sf_suppress_blink_may_throttle(SF_BLINK_PHASE_HIDDEN));
+	sf_assert(!sf_suppress_blink_may_throttle(SF_BLINK_PHASE_UNKNOWN));
+}
+
 SF_TEST_MAIN()

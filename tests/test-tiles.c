@@ -129,6 +129,57 @@ SF_TEST(a_blink_alternates_between_two_hashes)
 	sf_tile_map_finish(&map);
 }
 
+static uint32_t
+ink_of(struct sf_tile_map *map, struct canvas *c, const struct sf_box *damage)
+{
+	struct sf_box out[8];
+	struct sf_pixels px = pixels_of(c);
+	struct sf_tile_change change = { .boxes = out, .max_boxes = 8 };
+
+	if (!sf_tile_map_refine(map, &px, damage, 1, &change))
+		return UINT32_MAX;
+	return change.ink;
+}
+
+/* The state of a blink that shows the caret has more ink, whatever the
+ * colours: a dark 2x12 caret on a light field beside a glyph, a light
+ * block cursor on a dark terminal over a glyph, and the padding byte of
+ * a 32-bit pixel is no colour. */
+SF_TEST(a_caret_s_shown_state_has_more_ink)
+{
+	static struct canvas c;
+	struct sf_tile_map map;
+	const struct sf_box glyph = { 34, 20, 38, 28 };
+	const struct sf_box caret = { 40, 18, 42, 30 };
+	const struct sf_box block = { 40, 18, 48, 34 };
+
+	sf_tile_map_init(&map);
+	fill(&c, whole, 0xf0f0f0);
+	fill(&c, glyph, 0x202020);
+	ink_of(&map, &c, &whole);
+	fill(&c, caret, 0x000000);
+	uint32_t shown = ink_of(&map, &c, &caret);
+	fill(&c, caret, 0xf0f0f0);
+	uint32_t hidden = ink_of(&map, &c, &caret);
+	sf_assert_int_eq(shown, 4 * 8 + 2 * 12);	/* glyph and caret */
+	sf_assert_int_eq(hidden, 4 * 8);
+	/* Padding bytes that change say nothing. */
+	c.px[24][44] = 0xfff0f0f0;
+	fill(&c, caret, 0x000000);
+	sf_assert_int_eq(ink_of(&map, &c, &caret), shown);
+
+	fill(&c, whole, 0x101010);
+	fill(&c, glyph, 0xc0c0c0);
+	sf_tile_map_reset(&map);
+	ink_of(&map, &c, &whole);
+	fill(&c, block, 0xe0e0e0);
+	shown = ink_of(&map, &c, &block);
+	fill(&c, block, 0x101010);
+	hidden = ink_of(&map, &c, &block);
+	sf_assert_int_gt(shown, hidden);
+	sf_tile_map_finish(&map);
+}
+
 SF_TEST(tiles_outside_the_damage_are_neither_read_nor_reported)
 {
 	static struct canvas c;

@@ -12,6 +12,7 @@ static const char *const canonical[] = {
 	"13.000001 commit 7 0,0,10x10+-5,3,2x2\n",
 	"14 commit 7 -\n",
 	"14.5 commit 7 0,0,300x32 #0000000000000011 same\n",
+	"14.75 commit 7 10,20,8x16 #00000000deadbeef ink=24\n",
 	"15 input pointer\n",
 	"15 input key\n",
 	"15 input button\n",
@@ -76,6 +77,12 @@ SF_TEST(fields)
 					     err, sizeof(err)), SF_TRACE_OK);
 	sf_assert(ev.u.commit.unchanged);
 	sf_assert(!ev.u.commit.has_hash);
+
+	sf_assert_int_eq(sf_trace_parse_line("1 commit 3 0,0,1x1 ink=7 #2",
+					     &ev, err, sizeof(err)),
+			 SF_TRACE_OK);
+	sf_assert_int_eq(ev.u.commit.ink, 7);
+	sf_assert_int_eq(ev.u.commit.hash, 2);
 }
 
 SF_TEST(blank_and_comments)
@@ -109,6 +116,8 @@ static const struct bad_line bad_lines[] = {
 	{ "1 commit 1 0,0,1x1 #xyz", "is not #HEX" },
 	{ "1 commit 1 0,0,1x1 sane", "neither a hash (#HEX, 1 to 16 digits) nor \"same\"" },
 	{ "1 commit 1 0,0,1x1 #00000000000000001", "1 to 16 digits" },
+	{ "1 commit 1 0,0,1x1 #1 ink=-3", "\"ink=-3\" is not ink=N" },
+	{ "1 commit 1 0,0,1x1 #1 ink=4294967296", "is not ink=N" },
 	{ "1 commit 1 0,0,1x1+0,0,1x1+0,0,1x1+0,0,1x1+0,0,1x1+0,0,1x1+"
 	  "0,0,1x1+0,0,1x1+0,0,1x1", "more than 8 damage boxes" },
 	{ "1 output 1 eDP-1 1920x1080@60000", "no mode is marked current" },

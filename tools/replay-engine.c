@@ -453,6 +453,7 @@ feed_commit(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
 		.n_boxes = ev->u.commit.n_boxes,
 		.has_hash = ev->u.commit.has_hash,
 		.hash = ev->u.commit.hash,
+		.ink = ev->u.commit.ink,
 		.unchanged = ev->u.commit.unchanged,
 	};
 	sf_surface_commit(s, &desc);

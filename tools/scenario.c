@@ -32,18 +32,19 @@ push(struct event_list *l, sf_time_t t, enum sf_trace_type type, uint32_t id)
 	return e;
 }
 
-static void
+static struct sf_trace_event *
 push_commit(struct event_list *l, sf_time_t t, uint32_t id, int32_t x,
 	    int32_t y, int32_t w, int32_t h, uint64_t hash)
 {
 	struct sf_trace_event *e = push(l, t, SF_TRACE_COMMIT, id);
 
 	if (!e)
-		return;
+		return NULL;
 	e->u.commit.boxes[0] = (struct sf_box){ x, y, x + w, y + h };
 	e->u.commit.n_boxes = 1;
 	e->u.commit.has_hash = true;
 	e->u.commit.hash = hash;
+	return e;
 }
 
 static void
@@ -144,16 +145,21 @@ type_text(struct event_list *l, sf_time_t t, sf_time_t until, uint32_t *rnd,
 	return t;
 }
 
-/* foot's cursor: toggles every 500 ms between two looks. */
+/* foot's cursor: toggles every 500 ms between two looks, hidden first
+ * (the typing showed it), the shown one with the block's 8x16 ink. */
 static void
 blink_cursor(struct event_list *l, sf_time_t from, sf_time_t until,
 	     int32_t column)
 {
 	int phase = 0;
 
-	for (sf_time_t t = from; t < until; t += SF_MSEC(500), phase ^= 1)
-		push_commit(l, t, TERMINAL, 10 + 8 * column, 300, 8, 16,
-			    phase ? 0xc0ffee00c0ffee00ull : 0x00ddba1100ddba11ull);
+	for (sf_time_t t = from; t < until; t += SF_MSEC(500), phase ^= 1) {
+		struct sf_trace_event *e = push_commit(
+			l, t, TERMINAL, 10 + 8 * column, 300, 8, 16,
+			phase ? 0xc0ffee00c0ffee00ull : 0x00ddba1100ddba11ull);
+		if (e)
+			e->u.commit.ink = phase ? 8 * 16 : 0;
+	}
 }
 
 bool

@@ -388,6 +388,7 @@ refine_damage(struct sf_weston_surface *sws, int64_t area,
 	commit->n_boxes = change.n_boxes;
 	commit->has_hash = true;
 	commit->hash = change.hash;
+	commit->ink = change.ink;
 }
 
 static void

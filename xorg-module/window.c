@@ -921,6 +921,7 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 				commit.n_boxes = change.n_boxes;
 				commit.has_hash = true;
 				commit.hash = change.hash;
+				commit.ink = change.ink;
 			}
 		}
 	} else if (n_boxes) {

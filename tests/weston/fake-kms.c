@@ -36,6 +36,12 @@
  *	key CODE	press and release (evdev code, 30 = KEY_A)
  *	touch X Y	touch down and up at global X Y
  *	dump PATH	write the state to PATH atomically (PATH.tmp, rename)
+ *	shot OUTPUT PATH
+ *			what the output shows, read back from the buffer
+ *			the renderer last presented (pixman: the headless
+ *			output's image), as a binary PPM (P6) written
+ *			atomically; it asks for no repaint, so a frame a
+ *			plugin held is not in it (needs --use-pixman)
  *	switch OUTPUT WxH@MHZ | switch OUTPUT native
  *			ask Weston for a temporary mode, or the native one
  *			back, as fullscreen-shell would; only for testing
@@ -697,6 +703,72 @@ command_dump(struct fake_kms *fk, const char *path)
 	}
 }
 
+/* ---- screen read-back ---- */
+
+static bool
+write_shot(struct weston_output *output, FILE *f)
+{
+	int32_t w = output->current_mode->width;
+	int32_t h = output->current_mode->height;
+	struct weston_renderer *renderer = output->compositor->renderer;
+
+	if (w <= 0 || h <= 0 || !renderer || !renderer->read_pixels)
+		return false;
+	uint32_t *px = calloc((size_t)w * (size_t)h, sizeof(*px));
+	uint8_t *row = malloc((size_t)w * 3);
+	bool ok = px && row &&
+		  renderer->read_pixels(output, PIXMAN_a8r8g8b8, px, 0, 0,
+					(uint32_t)w, (uint32_t)h) == 0;
+
+	if (ok)
+		fprintf(f, "P6\n%d %d\n255\n", w, h);
+	for (int32_t y = 0; ok && y < h; y++) {
+		for (int32_t x = 0; x < w; x++) {
+			uint32_t v = px[(size_t)y * (size_t)w + (size_t)x];
+			row[3 * x] = (uint8_t)(v >> 16);
+			row[3 * x + 1] = (uint8_t)(v >> 8);
+			row[3 * x + 2] = (uint8_t)v;
+		}
+		ok = fwrite(row, 3, (size_t)w, f) == (size_t)w;
+	}
+	free(row);
+	free(px);
+	return ok && !ferror(f);
+}
+
+static void
+command_shot(struct fake_kms *fk, const char *name, const char *path)
+{
+	struct fake_output *fo, *found = NULL;
+	char tmp[PATH_MAX];
+
+	wl_list_for_each(fo, &fk->output_list, link)
+		if (strcmp(fo->output->name, name) == 0)
+			found = fo;
+	if (!found) {
+		weston_log("fake-kms: shot: no output %s\n", name);
+		return;
+	}
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+		weston_log("fake-kms: shot: path too long\n");
+		return;
+	}
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		weston_log("fake-kms: shot: cannot create %s: %s\n", tmp,
+			   strerror(errno));
+		return;
+	}
+	bool ok = write_shot(found->output, f);
+	if (fclose(f) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) < 0) {
+		weston_log("fake-kms: shot: cannot read back or write %s "
+			   "(the pixman renderer reads back)\n", path);
+		unlink(tmp);
+	}
+}
+
 /* ---- input injection ---- */
 
 static bool
@@ -901,6 +973,10 @@ run_command(struct fake_kms *fk, char *line)
 		if (argc != 2)
 			goto usage;
 		command_dump(fk, argv[1]);
+	} else if (strcmp(cmd, "shot") == 0) {
+		if (argc != 3)
+			goto usage;
+		command_shot(fk, argv[1], argv[2]);
 	} else if (strcmp(cmd, "switch") == 0) {
 		if (argc != 3)
 			goto usage;
@@ -917,6 +993,7 @@ run_command(struct fake_kms *fk, char *line)
 usage:
 	weston_log("fake-kms: bad command: usage: motion DX DY | "
 		   "button [CODE] | key CODE | touch X Y | dump PATH | "
+		   "shot OUTPUT PATH | "
 		   "switch OUTPUT WxH@MHZ|native | plug HEAD | unplug HEAD "
 		   "(got '%s' with %d "
 		   "arguments)\n", cmd, argc - 1);

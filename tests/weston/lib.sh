@@ -38,8 +38,8 @@
 # Functions (each documented where it is defined):
 #   TAP:      wt_plan wt_ok wt_is wt_like wt_result wt_diag wt_skip
 #             wt_skip_one wt_bail
-#   weston:   wt_start wt_stop wt_alive wt_cmd wt_dump wt_log_wait wt_log_tail
-#             wt_ini_still_shell
+#   weston:   wt_start wt_stop wt_alive wt_cmd wt_dump wt_shot wt_log_wait
+#             wt_log_tail wt_ini_still_shell
 #   clients:  wt_client wt_client_alive wt_client_stop wt_run
 #   polling:  wt_poll
 #   status:   wt_surface_with_label
@@ -455,6 +455,15 @@ wt_dump() {
 	wt_cmd dump "$path" || return 1
 	wt_poll "$WT_TIMEOUT" "state dump $path" test -f "$path" || return 1
 	cat "$path"
+}
+
+# wt_shot OUTPUT PATH: what OUTPUT shows now, read back by the double
+# from the buffer last presented (no repaint asked), into PATH as a
+# binary PPM.  Needs weston --use-pixman.  Returns 1 if it does not come.
+wt_shot() {
+	rm -f "$2"
+	wt_cmd shot "$1" "$2" || return 1
+	wt_poll "$WT_TIMEOUT" "screen shot $2" test -f "$2"
 }
 
 # ---- clients ----

@@ -1,0 +1,132 @@
+#!/bin/bash
+# TAP: a GTK 3 entry (zenity --entry, focused on map) on Weston 10 with
+# stillframe, against stock Weston (issue 25, finding 2).  GTK blinks
+# its caret 800 ms on, 400 ms off, and stops blinking after 10 s with the
+# caret shown.  stillframe held a blink in whatever state it was in: a
+# held "caret on" commit over a screen showing it off, its frame
+# callbacks throttled for 30 s, so the entry showed no caret from GTK's
+# stop until the staleness deadline.
+#
+# Witnesses outside stillframe: the screen, read back by the fake-KMS
+# double from the buffer last presented (shot), and its repaint count.
+# The stock run gives the picture of the entry once GTK has stopped (the
+# caret shown, by GTK's rule); with stillframe the window must show
+# exactly that picture all along after GTK stopped, and the blinks
+# before must still have been held (few repaints, where stock paints
+# each).  The window is found on the plain background wherever
+# desktop-shell put it; the pointer is moved into the corner first.
+# meson passes SF_FAKE_KMS and SF_PLUGIN.
+set -u
+. "$(dirname "$0")/../weston/lib.sh"
+
+for prog in weston zenity python3 md5sum; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+screen="python3 $(dirname "$0")/screen.py"
+BG=c0c0c0
+# GTK stops 10 s after focus; its last frame is due then.
+SETTLED=12
+
+wt_plan 6
+
+# start_entry NAME MODULES: weston (pixman, to read the screen back),
+# then zenity; sets MAP_MS, when the window was first on screen, and
+# BOX, where.
+start_entry() {
+	wt_start "$1" --use-pixman -l log,stillframe <<-EOF
+		[core]
+		modules=$2
+		idle-time=0
+		$(wt_ini_still_shell)
+		panel-position=none
+		background-color=0xff$BG
+		[stillframe]
+		suppress-idle-delay=500
+	EOF
+	wt_cmd motion -4000 -4000
+	wt_client env GDK_BACKEND=wayland GSETTINGS_BACKEND=memory \
+		NO_AT_BRIDGE=1 zenity --entry --text=caret --title=caret
+	wt_poll 20 "the entry on screen" entry_mapped ||
+		wt_bail "zenity's window did not show"
+}
+
+# The window on the background: desktop-shell's background drawn (not
+# the whole screen differs) and a window-sized box on it.
+entry_mapped() {
+	wt_shot headless "$WT_DIR/map.ppm" &&
+		BOX=$($screen window "$WT_DIR/map.ppm" $BG) || return 1
+	echo "$BOX" | awk '{ w = $3 - $1; h = $4 - $2;
+		exit !(w >= 100 && h >= 50 && w < 1000 && h < 600) }' ||
+		return 1
+	MAP_MS=$(wt__now_ms)
+}
+
+# regions FILE...: the window's pixels in each shot, as digests.
+regions() {
+	# shellcheck disable=SC2086	# BOX is four numbers
+	$screen region $BOX "$@"
+}
+
+wait_until_ms() {
+	local left=$(($1 - $(wt__now_ms)))
+	[ "$left" -gt 0 ] && sleep "$(awk -v ms="$left" 'BEGIN { print ms / 1000 }')"
+	return 0
+}
+
+repaints() {
+	wt_dump | awk '$1 == "output" { print $8 }'
+}
+
+# --- stock: the picture after GTK stopped, and its repaints ---
+start_entry rc-gtk-stock stillframe-test-fake-kms.so
+wait_until_ms $((MAP_MS + 4000))
+r0=$(repaints)
+wait_until_ms $((MAP_MS + 10000))
+stock_blink_repaints=$(($(repaints) - r0))
+wait_until_ms $((MAP_MS + SETTLED * 1000))
+wt_shot headless "$WT_DIR/stock.ppm"
+sleep 1
+wt_shot headless "$WT_DIR/stock2.ppm"
+want=$(regions "$WT_DIR/stock.ppm")
+again=$(regions "$WT_DIR/stock2.ppm")
+wt_ok '[ -n "$want" ] && [ "$want" = "$again" ]' \
+	"stock: the entry is still once GTK stopped blinking (window $BOX)"
+stock_box=$BOX
+wt_stop
+
+# --- stillframe ---
+start_entry rc-gtk-sf stillframe.so
+wt_is "$(echo "$BOX" | awk '{ print $3 - $1, $4 - $2 }')" \
+	"$(echo "$stock_box" | awk '{ print $3 - $1, $4 - $2 }')" \
+	"the same window as stock ($BOX)"
+wait_until_ms $((MAP_MS + 4000))
+r0=$(repaints)
+wait_until_ms $((MAP_MS + 10000))
+sf_blink_repaints=$(($(repaints) - r0))
+wt_ok '[ "$stock_blink_repaints" -ge 5 ] &&
+	[ $((3 * sf_blink_repaints)) -le "$stock_blink_repaints" ]' \
+	"idle, the blinks are held: $sf_blink_repaints repaints in 6 s (stock $stock_blink_repaints)"
+
+# After GTK stopped: the caret on screen, sample after sample, as stock.
+wait_until_ms $((MAP_MS + SETTLED * 1000))
+samples=()
+while [ "$(wt__now_ms)" -lt $((MAP_MS + (SETTLED + 8) * 1000)) ]; do
+	at=$(($(wt__now_ms) - MAP_MS))
+	wt_shot headless "$WT_DIR/sample-$at.ppm" &&
+		samples+=("$WT_DIR/sample-$at.ppm")
+	sleep 0.3
+done
+bad=0 first_bad=
+while read -r shot digest; do
+	[ "$digest" = "$want" ] && continue
+	bad=$((bad + 1))
+	[ -n "$first_bad" ] ||
+		first_bad=$(basename "$shot" .ppm | sed 's/^sample-//')
+done < <(paste -d ' ' <(printf '%s\n' "${samples[@]}") \
+		<(regions "${samples[@]}"))
+samples=${#samples[@]}
+wt_ok '[ "$samples" -ge 8 ] && [ "$bad" = 0 ]' \
+	"after GTK stopped blinking the entry shows its caret as stock does ($bad of $samples samples from ${SETTLED} s to $((SETTLED + 8)) s differ${first_bad:+, the first at $first_bad ms})"
+wt_ok 'grep -Eq "surface [0-9]+ \(zenity\): static -> blinking" "$WT_LOG"' \
+	"stillframe saw the entry blink"
+wt_ok 'wt_alive' "weston is alive"

@@ -1,0 +1,108 @@
+#!/bin/bash
+# TAP: xterm -bc under Xwayland on Weston 10 with stillframe, idle
+# (issue 25, finding 3).  A held blink froze in whatever state it was
+# in: the first commit stillframe held showed the caret while the screen
+# showed it off, and Xwayland's frame callbacks were held for 30 s, so
+# the screen showed no caret for half a minute.
+#
+# Witnesses outside stillframe: the screen, read back by the fake-KMS
+# double from the buffer last presented (shot, no repaint asked), and
+# its repaint count.  xterm draws its caret as a solid black block
+# (-fg black -cr black on white); nothing else on this screen is one
+# (a light background, so the windows' shadows are grey; the pointer
+# is moved into the corner, which screen.py leaves out).  Sampled for
+# 20 s of idleness, the caret may be off no longer than a blink period
+# (xterm hides it 300 ms of 900) and a margin for the sampling, and the
+# blinks must still be held.
+# meson passes SF_FAKE_KMS and SF_PLUGIN.
+set -u
+. "$(dirname "$0")/../weston/lib.sh"
+
+for prog in weston Xwayland xterm python3; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
+	wt_skip "Weston's xwayland.so is not installed"
+screen="python3 $(dirname "$0")/screen.py"
+BG=c0c0c0
+# xterm's cursor cell in its default font is 6x13.
+CURSOR_W=5 CURSOR_H=11
+SAMPLE_S=20
+# A blink period, the sampling step and a frame.
+MAX_HIDDEN_MS=$((900 + 400 + 100))
+
+wt_plan 5
+
+# Weston 10 loads xwayland.so with --xwayland, and starts Xwayland on
+# the first X connection to the display it listens on.
+wt_start rc-xterm --use-pixman --xwayland -l log,stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	idle-time=0
+	$(wt_ini_still_shell)
+	panel-position=none
+	background-color=0xff$BG
+	[stillframe]
+	suppress-idle-delay=500
+EOF
+wt_log_wait "xserver listening on display" ||
+	wt_bail "no X display from xwayland.so"
+display=$(sed -n 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' \
+	"$WT_LOG" | head -n 1)
+wt_cmd motion -4000 -4000
+# Nothing but the caret on the terminal: output would be a finding of
+# its own (program output held with the blink).
+wt_client env DISPLAY="$display" xterm -bc -fg black -bg white -cr black \
+	-geometry 30x4 -T caret -e sleep 1000
+
+caret_shown() {
+	wt_shot headless "$WT_DIR/first.ppm" &&
+		[ "$($screen block $CURSOR_W $CURSOR_H "$WT_DIR/first.ppm")" != none ]
+}
+wt_poll 20 "xterm's caret on screen" caret_shown ||
+	wt_bail "xterm's caret never showed"
+start=$(wt__now_ms)
+
+repaints() {
+	wt_dump | awk '$1 == "output" { print $8 }'
+}
+
+# Samples: the shots first, read in one go after (python is slow to
+# start on a busy machine).
+shots=() times=() r10=
+while [ "$(wt__now_ms)" -lt $((start + SAMPLE_S * 1000)) ]; do
+	at=$(($(wt__now_ms) - start))
+	[ "$at" -ge 10000 ] && [ -z "$r10" ] && r10=$(repaints)
+	wt_shot headless "$WT_DIR/s-$at.ppm" || continue
+	shots+=("$WT_DIR/s-$at.ppm")
+	times+=("$at")
+	sleep 0.2
+done
+r20=$(repaints)
+
+# The longest run of samples without the caret, from its first to the
+# sample that shows the caret again (or the last).
+mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
+longest=0 hidden_since= off=0
+for i in "${!times[@]}"; do
+	d=0
+	if [ "${seen[$i]:-none}" = none ]; then
+		off=$((off + 1))
+		[ -n "$hidden_since" ] || hidden_since=${times[$i]}
+		d=$((times[i] - hidden_since))
+	elif [ -n "$hidden_since" ]; then
+		d=$((times[i] - hidden_since))
+		hidden_since=
+	fi
+	[ "$d" -gt "$longest" ] && longest=$d
+done
+wt_ok '[ "${#shots[@]}" -ge 30 ]' \
+	"the screen sampled ${#shots[@]} times in ${SAMPLE_S} s"
+wt_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \
+	"the caret is never left hidden: at most $longest ms in a row ($off of ${#shots[@]} samples without it; $MAX_HIDDEN_MS allowed)"
+wt_ok 'grep -Eq "surface [0-9]+ \(caret\): static -> blinking" "$WT_LOG"' \
+	"stillframe saw xterm blink"
+# Unheld, xterm's 900 ms blink paints 22 times in 10 s.
+wt_ok '[ -n "$r10" ] && [ $((r20 - r10)) -le 6 ]' \
+	"idle, the blinks are held: $((r20 - ${r10:-0})) repaints in the last 10 s"
+wt_ok 'wt_alive' "weston is alive"
