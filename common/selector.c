@@ -527,14 +527,20 @@ sf_selector_choose(struct sf_selector *sel,
 			SF_TIME_NEVER);
 		return;
 	}
-	/* A new idle state, or the pointer starting or stopping, is a
-	 * transition until the switch it asks for is made. */
+	/* A new idle state, the pointer starting or stopping, or a new
+	 * surface's first seconds starting or ending (the idle drop they
+	 * held back) is a transition until the switch it asks for is made. */
+	bool any_new = false;
+	for (size_t j = 0; j < in->n_votes; j++)
+		any_new = any_new || in->votes[j].new_surface;
 	if (!sel->seen || in->state != sel->last_state ||
-	    in->pointer_moving != sel->last_pointer)
+	    in->pointer_moving != sel->last_pointer ||
+	    any_new != sel->last_new)
 		sel->transition = true;
 	sel->seen = true;
 	sel->last_state = in->state;
 	sel->last_pointer = in->pointer_moving;
+	sel->last_new = any_new;
 
 	struct candidates cs = {
 		.in = in,

@@ -93,6 +93,7 @@ struct sf_selector {
 	bool seen;
 	enum sf_idle_state last_state;
 	bool last_pointer;
+	bool last_new;			/* a vote was a new surface's */
 	bool transition;		/* not carried out yet */
 	/* A content-rate switch wanted since `pending_since`. */
 	bool pending;
