@@ -562,6 +562,7 @@ sf_selector_choose(struct sf_selector *sel,
 	 * content-rate switch. */
 	struct requirement measured = req;
 	bool opinion = false, explicit_rate = false, measured_rate = false;
+	uint32_t explicit_max_mhz = 0;
 
 	if (in->pointer_moving)
 		require(&cs, &req,
@@ -625,6 +626,8 @@ sf_selector_choose(struct sf_selector *sel,
 				break;
 			any_rate = true;
 			explicit_rate = explicit_rate || !heuristic;
+			if (!heuristic && rate > explicit_max_mhz)
+				explicit_max_mhz = rate;
 			measured_rate = measured_rate || heuristic;
 			/* Never below the content rate if a mode can keep
 			 * up with it (up to native, for a measured one). */
@@ -652,10 +655,13 @@ sf_selector_choose(struct sf_selector *sel,
 	if (any_rate) {
 		uint32_t floor_mhz = refresh_of(&cs, req.mode);
 		uint32_t ceiling_mhz = refresh_of(&cs, cs.native);
-		/* Only a client's own rate goes above native. */
-		if (explicit_rate)
-			ceiling_mhz = UINT32_MAX;
-		else if (ceiling_mhz < floor_mhz)
+		size_t fast;
+		/* Only content a client says is faster than native goes
+		 * above it, to the first mode that keeps up. */
+		if (explicit_max_mhz > ceiling_mhz &&
+		    slowest_at_least(&cs, explicit_max_mhz, &fast))
+			ceiling_mhz = refresh_of(&cs, fast);
+		if (ceiling_mhz < floor_mhz)
 			ceiling_mhz = floor_mhz;
 		size_t mode = cadence_mode(&cs, p, floor_mhz, ceiling_mhz,
 					   req.mode);
@@ -707,6 +713,15 @@ within_percent(uint32_t a, uint32_t b, uint32_t percent)
 	return diff * 100 <= (uint64_t)b * percent;
 }
 
+static void
+start_candidate(struct sf_rate_settle *rs, uint32_t mhz, sf_time_t now)
+{
+	rs->candidate_mhz = mhz;
+	rs->candidate_since = now;
+	rs->candidate_sum = mhz;
+	rs->candidate_n = 1;
+}
+
 uint32_t
 sf_rate_settle_update(struct sf_rate_settle *rs, bool busy,
 		      uint32_t measured_mhz, uint32_t current_mhz,
@@ -731,29 +746,33 @@ sf_rate_settle_update(struct sf_rate_settle *rs, bool busy,
 		rs->candidate_mhz = 0;
 		return rs->settled_mhz;
 	}
-	/* Paced by the output: the content may be faster. */
-	if (current_mhz < native_mhz &&
-	    near(measured_mhz, current_mhz, MEASURED_TOLERANCE)) {
-		rs->settled_mhz = 0;
+	/* Paced by the output: the content may be faster.  With nothing
+	 * known of it, native now. */
+	bool paced = current_mhz < native_mhz &&
+		     near(measured_mhz, current_mhz, MEASURED_TOLERANCE);
+	if (paced && !rs->settled_mhz) {
 		rs->candidate_mhz = 0;
 		return 0;
 	}
 	if (rs->candidate_mhz &&
 	    within_percent(measured_mhz, rs->candidate_mhz,
 			   SF_RATE_SETTLE_BAND)) {
+		rs->candidate_sum += measured_mhz;
+		rs->candidate_n++;
 		if (now - rs->candidate_since >= settle) {
-			rs->settled_mhz = measured_mhz;
+			uint32_t mean = (uint32_t)(rs->candidate_sum /
+						   rs->candidate_n);
+			rs->settled_mhz = paced ? 0 : mean;
 			rs->candidate_mhz = 0;
 		}
 		return rs->settled_mhz;
 	}
 	if (settle <= 0) {
-		rs->settled_mhz = measured_mhz;
+		rs->settled_mhz = paced ? 0 : measured_mhz;
 		rs->candidate_mhz = 0;
 		return rs->settled_mhz;
 	}
-	rs->candidate_mhz = measured_mhz;
-	rs->candidate_since = now;
+	start_candidate(rs, measured_mhz, now);
 	return rs->settled_mhz;
 }
 

@@ -144,7 +144,9 @@ sf_selector_notify_switched(struct sf_selector *sel, sf_time_t now);
  * nothing: a client that draws on frame callbacks, or one that read the
  * rate at start (Chromium on X), is paced by the output, and taking that
  * for its own rate would keep the output low for good.  Until a rate
- * settles, the surface's rate is unknown (0): it runs at native.
+ * settles, the surface's rate is unknown (0): it runs at native.  With a
+ * rate settled, such readings must hold as long to unsettle it: a video
+ * catching up after a hitch reads its output's rate for a moment.
  */
 #define SF_RATE_SETTLE_BAND 10		/* percent */
 /* A settled rate is forgotten after the surface is this long not busy. */
@@ -154,6 +156,10 @@ struct sf_rate_settle {
 	uint32_t settled_mhz;		/* 0: unknown */
 	uint32_t candidate_mhz;		/* 0: none */
 	sf_time_t candidate_since;
+	/* Its readings, which settle as their mean: X's readings of a
+	 * 24 fps video are 23.98 and 25 in turn. */
+	uint64_t candidate_sum;
+	uint32_t candidate_n;
 	sf_time_t quiet_since;		/* not busy since; 0 while busy */
 };
 

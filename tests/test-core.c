@@ -1080,7 +1080,8 @@ SF_TEST(a_wandering_animation_does_not_hunt)
 }
 
 /* Finding 10: mpv at 24 fps with 85/75/72/60/48/30 Hz modes went 48 ->
- * 75 Hz on a single "25 Hz" reading, and 48 -> 30 -> 48 once. */
+ * 75 Hz on a single "25 Hz" reading, and 48 -> 30 -> 48 once.  Odd
+ * seconds here: at 25 fps, catching up at the output's 48 Hz, a stall. */
 SF_TEST(a_video_s_odd_frames_do_not_move_its_mode)
 {
 	struct recorder r;
@@ -1095,6 +1096,8 @@ SF_TEST(a_video_s_odd_frames_do_not_move_its_mode)
 		sf_time_t d = SF_SEC(1) / 24;
 		if (second % 15 == 7)
 			d = SF_MSEC(40);	/* a second at 25 fps */
+		else if (second % 15 == 3 && t % SF_SEC(1) < SF_MSEC(400))
+			d = SF_SEC(1) / 48;	/* catching up at 48 fps */
 		else if (second % 15 == 12 && (t % SF_SEC(1)) < d)
 			d = SF_MSEC(1500);	/* a stall */
 		t += d;

@@ -242,8 +242,12 @@ static const struct choose_case choose_cases[] = {
 	  { FHD_NATIVE(60000), FHD(30000) }, 1,
 	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
 	  0, "content rate" },
-	{ "24 fps takes the lowest exact multiple",
+	{ "24 fps takes no exact multiple above native",
 	  { FHD_NATIVE(60000), FHD(72000), FHD(120000) }, 0,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "content rate" },
+	{ "24 fps takes the lowest exact multiple up to native",
+	  { FHD(60000), FHD(72000), FHD_NATIVE(120000) }, 2,
 	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
 	  1, "content rate" },
 	{ "23.976 fps takes 47.952 over 48",
@@ -285,10 +289,14 @@ static const struct choose_case choose_cases[] = {
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
 	  { EXACT(24000, 1.0), EXACT(30000, 0.05) }, 2, LOW, false,
 	  0, 0, 0, SEAMLESS, 1, "content rate" },
-	{ "two big surfaces at 24 and 30 fps meet at 120 Hz",
-	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(120000) }, 0,
+	{ "two big surfaces at 24 and 30 fps meet at a 120 Hz native",
+	  { FHD(60000), FHD(48000), FHD(30000), FHD_NATIVE(120000) }, 0,
 	  { EXACT(24000, 1.0), EXACT(30000, 1.0) }, 2, LOW, false,
 	  0, 0, 0, SEAMLESS, 3, "content rate" },
+	{ "two big surfaces at 24 and 30 fps never meet above native",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(120000) }, 0,
+	  { EXACT(24000, 1.0), EXACT(30000, 1.0) }, 2, LOW, false,
+	  0, 0, 0, SEAMLESS, 2, "content rate" },
 	{ "a small 60 fps surface is never played slower",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
 	  { EXACT(30000, 1.0),
@@ -390,10 +398,14 @@ static const struct choose_case choose_cases[] = {
 	  { FHD_NATIVE(120000), FHD(60000), FHD(48000) }, 2,
 	  { { 0 } }, 0, ACTIVE, false, 0, 0, 54000, SEAMLESS,
 	  1, "input" },
-	{ "input does not pull a 24 fps video off 72 Hz",
+	{ "input takes a 24 fps video at 72 Hz to native, not above",
 	  { FHD_NATIVE(60000), FHD(72000), FHD(120000) }, 1,
 	  { VIDEO(24000) }, 1, ACTIVE, false, 0, 0, 0, SEAMLESS,
-	  1, "content rate" },
+	  0, "input" },
+	{ "input takes a faster native even from a 24 fps video at 72 Hz",
+	  { FHD(60000), FHD(72000), FHD_NATIVE(120000) }, 1,
+	  { VIDEO(24000) }, 1, ACTIVE, false, 0, 0, 0, SEAMLESS,
+	  2, "input" },
 	{ "an interactive surface while idle takes the native mode",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
 	  { SIMPLE(SF_VOTE_MAX) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
@@ -745,7 +757,11 @@ SF_TEST(nothing_measured_or_input_goes_above_the_user_mode)
 SF_TEST(a_client_s_request_may_go_above_native)
 {
 	static const struct sf_vote range[] = { RANGE(100000, 0) };
-	static const struct sf_vote exact[] = { EXACT(40000, 1.0) };
+	static const struct sf_vote exact[] = { EXACT(100000, 1.0) };
+	static const struct sf_vote exact24[] = {
+		EXACT(24000, 1.0),
+		{ SF_VOTE_MIN, 0, 0, 0, SF_CONTENT_NONE, 1.0, true },
+	};
 	static const struct sf_vote game[] = {
 		{ SF_VOTE_MAX, 0, 0, 0, SF_CONTENT_GAME, 1.0, false },
 	};
@@ -759,6 +775,15 @@ SF_TEST(a_client_s_request_may_go_above_native)
 	native_setup(&sel, &in, kms_modes, 4, 1, 1, exact, 1, LOW);
 	sf_selector_choose(&sel, &in, t0, &out);
 	EXPECT(&out, 0, "content rate", SF_TIME_NEVER);
+	/* 24 fps content plays best at 120 Hz, but the client asks for
+	 * nothing faster than native: 48 Hz, or 60 Hz while a new window
+	 * holds the output at native. */
+	native_setup(&sel, &in, kms_modes, 4, 1, 1, exact24, 2, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "new surface", SF_TIME_NEVER);
+	in.n_votes = 1;
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 2, "content rate", SF_TIME_NEVER);
 	/* A game (_VARIABLE_REFRESH) gets the panel's own best mode: the
 	 * fastest on X's dummy, above the user's 60 Hz. */
 	native_setup(&sel, &in, x_modes, 6, 3, 3, game, 1, LOW);
@@ -866,7 +891,8 @@ SF_TEST(a_steady_rate_settles_after_a_dwell)
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 23976, 60000, 60000,
 					       SETTLE, t0 + SF_SEC(1)), 0);
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 23976, 60000, 60000,
-					       SETTLE, t0 + SETTLE), 23976);
+					       SETTLE, t0 + SETTLE),
+			 (24000 + 23976 + 23976) / 3);
 	sf_assert_int_eq(sf_rate_settle_due(&rs, SETTLE), SF_TIME_NEVER);
 	/* No dwell: the first reading is the rate. */
 	rs = (struct sf_rate_settle){ 0 };
@@ -906,7 +932,8 @@ SF_TEST(a_settled_rate_holds_against_single_readings)
 	t += SF_SEC(7);
 	sf_rate_settle_update(&rs, true, 30000, 48000, 60000, SETTLE, t);
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 29970, 48000, 60000,
-					       SETTLE, t + SETTLE), 29970);
+					       SETTLE, t + SETTLE),
+			 (30000 + 29970) / 2);
 	/* Long gone: forgotten. */
 	t += SF_SEC(10);
 	sf_rate_settle_update(&rs, false, 0, 48000, 60000, SETTLE, t);
@@ -947,10 +974,30 @@ SF_TEST(a_rate_paced_by_a_low_output_is_unknown)
 	/* ... and stays it once the output plays it at 30 Hz. */
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 30000, 60000,
 					       SETTLE, t0 + SF_SEC(9)), 30000);
-	/* A settled 24 fps read at the output's 48 Hz: faster now. */
+	/* A settled 24 fps read at the output's 48 Hz for a moment (a
+	 * video catching up): still 24.  For a dwell: faster now. */
 	rs = (struct sf_rate_settle){ .settled_mhz = 24000 };
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 48000, 48000, 60000,
-					       SETTLE, t0), 0);
+					       SETTLE, t0), 24000);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 24000, 48000, 60000,
+					       SETTLE, t0 + SF_MSEC(300)),
+			 24000);
+	sf_rate_settle_update(&rs, true, 48000, 48000, 60000, SETTLE, t0 + 1);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 48000, 48000, 60000,
+					       SETTLE, t0 + SETTLE + 1), 0);
+}
+
+/* X reads a 24 fps video as 23.98 and 25 fps in turn: it settles at
+ * their mean, which a 48 Hz mode plays, not 75 Hz (3 x 25). */
+SF_TEST(a_rate_settles_at_the_mean_of_its_readings)
+{
+	struct sf_rate_settle rs = { 0 };
+	static const uint32_t readings[] = { 25000, 23976, 25000, 23976 };
+
+	for (int i = 0; i < 4; i++)
+		sf_rate_settle_update(&rs, true, readings[i], 85000, 85000,
+				      SETTLE, t0 + i * SF_MSEC(700));
+	sf_assert_int_eq(rs.settled_mhz, (25000 * 2 + 23976 * 2) / 4);
 }
 
 SF_TEST_MAIN()
