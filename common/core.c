@@ -604,7 +604,6 @@ reselect(struct sf_output *o, sf_time_t now)
 	struct sf_core *core = o->core;
 	size_t n = 0;
 	bool busy = false;
-
 	sf_time_t retry = SF_TIME_NEVER;
 
 	o->votes_dirty = false;

@@ -746,6 +746,15 @@ sf_rate_settle_update(struct sf_rate_settle *rs, bool busy,
 		rs->candidate_mhz = 0;
 		return rs->settled_mhz;
 	}
+	/* Below native, a reading may show the content is faster than
+	 * settled, but a slower one may be the output's doing: a page
+	 * that renders slowly draws fewer frames at a lower rate (35 fps at
+	 * 60 Hz, 30 at 48 Hz), and following it down went 60 -> 48 -> 30. */
+	if (rs->settled_mhz && measured_mhz < rs->settled_mhz &&
+	    current_mhz < native_mhz) {
+		rs->candidate_mhz = 0;
+		return rs->settled_mhz;
+	}
 	/* Paced by the output: the content may be faster.  With nothing
 	 * known of it, native now. */
 	bool paced = current_mhz < native_mhz &&

@@ -146,7 +146,9 @@ sf_selector_notify_switched(struct sf_selector *sel, sf_time_t now);
  * for its own rate would keep the output low for good.  Until a rate
  * settles, the surface's rate is unknown (0): it runs at native.  With a
  * rate settled, such readings must hold as long to unsettle it: a video
- * catching up after a hitch reads its output's rate for a moment.
+ * catching up after a hitch reads its output's rate for a moment.  Nor
+ * does a slower reading below native lower a settled rate: a slow
+ * renderer draws fewer frames at a lower refresh rate.
  */
 #define SF_RATE_SETTLE_BAND 10		/* percent */
 /* A settled rate is forgotten after the surface is this long not busy. */

@@ -987,6 +987,26 @@ SF_TEST(a_rate_paced_by_a_low_output_is_unknown)
 					       SETTLE, t0 + SETTLE + 1), 0);
 }
 
+/* A page that renders slowly drew 35 fps at 60 Hz and 30 at 48 Hz;
+ * following it down went 60 -> 48 -> 30 Hz.  Below native a slower
+ * reading never lowers a settled rate; at native it does. */
+SF_TEST(below_native_a_slower_reading_keeps_the_settled_rate)
+{
+	struct sf_rate_settle rs = { .settled_mhz = 35000 };
+
+	for (int i = 0; i < 10; i++)
+		sf_assert_int_eq(sf_rate_settle_update(
+					 &rs, true, 30000, 48000, 60000,
+					 SETTLE, t0 + i * SF_SEC(1)), 35000);
+	/* Faster still counts. */
+	sf_rate_settle_update(&rs, true, 45000, 48000, 60000, SETTLE, t0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 45000, 48000, 60000,
+					       SETTLE, t0 + SETTLE), 45000);
+	sf_rate_settle_update(&rs, true, 30000, 60000, 60000, SETTLE, t0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 60000, 60000,
+					       SETTLE, t0 + SETTLE), 30000);
+}
+
 /* X reads a 24 fps video as 23.98 and 25 fps in turn: it settles at
  * their mean, which a 48 Hz mode plays, not 75 Hz (3 x 25). */
 SF_TEST(a_rate_settles_at_the_mean_of_its_readings)

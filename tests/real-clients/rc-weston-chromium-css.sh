@@ -27,7 +27,7 @@ done
 
 WINDOW_S=${SF_RC_WINDOW:-40}
 # Chromium's start (first frames, the page loading) is not judged.
-SETTLE_S=12
+SETTLE_S=15
 
 wt_plan 3
 
