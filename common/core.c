@@ -118,6 +118,10 @@ struct sf_surface {
 
 	struct sf_surface_activity activity;
 	struct sf_classification cls;
+	/* Its measured rate as the refresh choice takes it. */
+	struct sf_rate_settle rate;
+	/* When it was first shown on an output; 0: not yet. */
+	sf_time_t shown_at;
 	struct sf_surface_stats stats;
 	/* The pixels last read showed the same content as before. */
 	bool pixels_last_unchanged;
@@ -528,12 +532,39 @@ keep_rate_through_hitch(struct sf_surface *s,
 		s->cls.rate_mhz = old->rate_mhz;
 }
 
-static void
-surface_vote(const struct sf_surface *s, struct sf_vote *v)
+/* Until when a surface shown at `shown_at` counts as new: its output
+ * stays at native meanwhile (new-window-native). */
+static sf_time_t
+new_until(const struct sf_surface *s)
 {
+	sf_time_t hold = SF_MSEC(s->core->config.new_window_native_ms);
+
+	return s->shown_at && hold > 0 ? s->shown_at + hold : 0;
+}
+
+/* The surface's measured rate, steadied (sf_rate_settle_update): fed
+ * at every refresh choice, which a move of the estimate by more than
+ * 1 Hz, or a class change, triggers. */
+static uint32_t
+settled_rate(struct sf_surface *s, const struct sf_output *o, sf_time_t now)
+{
+	return sf_rate_settle_update(&s->rate, is_busy_class(s->cls.cls),
+				     s->cls.rate_mhz,
+				     o->modes[o->current].refresh_mhz,
+				     o->modes[o->original].refresh_mhz,
+				     s->core->selector.min_dwell, now);
+}
+
+static void
+surface_vote(struct sf_surface *s, const struct sf_output *o,
+	     struct sf_vote *v, sf_time_t now)
+{
+	uint32_t settled = settled_rate(s, o, now);
+
 	*v = (struct sf_vote){
 		.content = s->content,
 		.weight = s->visible_fraction,
+		.new_surface = now < new_until(s),
 	};
 	if (s->hint_min_mhz || s->hint_max_mhz) {
 		v->type = SF_VOTE_RANGE;
@@ -554,7 +585,7 @@ surface_vote(const struct sf_surface *s, struct sf_vote *v)
 	case SF_CLASS_ANIMATING:
 	case SF_CLASS_VIDEO:
 		v->type = SF_VOTE_HEURISTIC;
-		v->rate_mhz = s->cls.rate_mhz;
+		v->rate_mhz = settled;
 		break;
 	case SF_CLASS_INTERACTIVE:
 		v->type = SF_VOTE_MAX;
@@ -581,12 +612,22 @@ reselect(struct sf_output *o, sf_time_t now)
 	struct sf_core *core = o->core;
 	size_t n = 0;
 	bool busy = false;
+	sf_time_t retry = SF_TIME_NEVER;
 
 	o->votes_dirty = false;
 	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link) {
 		if (s->visible_fraction <= 0 || n >= o->n_votes_cap)
 			continue;
-		surface_vote(s, &o->votes[n]);
+		surface_vote(s, o, &o->votes[n], now);
+		/* Choose again when a rate settles or a window is no
+		 * longer new. */
+		sf_time_t t = sf_rate_settle_due(&s->rate,
+						 core->selector.min_dwell);
+		if (t < retry)
+			retry = t;
+		t = new_until(s);
+		if (t > now && t < retry)
+			retry = t;
 		if (o->votes[n].type == SF_VOTE_HEURISTIC ||
 		    o->votes[n].type == SF_VOTE_EXACT_OR_MULTIPLE ||
 		    is_busy_class(s->cls.cls))
@@ -606,10 +647,12 @@ reselect(struct sf_output *o, sf_time_t now)
 		.n_votes = n,
 		.state = o->gov.state,
 		.pointer_moving = o->pointer_moving,
+		.has_user_mode = true,
+		.user_mode = o->original,
 	};
 	struct sf_selection sel;
 	sf_selector_choose(&o->sel, &in, now, &sel);
-	o->selector_retry = sel.retry_at;
+	o->selector_retry = sel.retry_at < retry ? sel.retry_at : retry;
 	/* Powered off, it shows nothing at any rate. */
 	if (!core->config.enable || o->switch_failed || !o->powered)
 		return;
@@ -1691,6 +1734,8 @@ sf_surface_set_output(struct sf_surface *s, struct sf_output *output,
 		}
 	}
 	s->visible_fraction = visible_fraction;
+	if (output && visible_fraction > 0 && s->shown_at == 0)
+		s->shown_at = now > 0 ? now : 1;
 	/* Taken off every output: the trace has no such event, so it shows
 	 * the surface hidden where it was. */
 	if (output)

@@ -9,7 +9,13 @@
  * Every rule and every vote turns into a requirement, "at least this
  * candidate"; the strongest requirement wins.  Votes with a content rate
  * then choose the cadence among the candidates at or above it.  Only a
- * drop waits for the dwell; a raise is never held back.
+ * drop waits for the dwell; a raise is never held back, except one made
+ * for a measured content rate (see sf-selector.h).
+ *
+ * Two modes bound the choice: the native one, the user's (what the
+ * output ran when stillframe took it), which nothing measured, no input
+ * and no interactive surface goes above; and the panel's preferred one,
+ * which a game may ask for.  Only explicit hints go higher.
  */
 
 /* Exact multiples and 1000/1001 pairs: within 1/1000 (0.1 %). */
@@ -43,6 +49,8 @@ enum rule {
 	RULE_INPUT = 0,
 	RULE_GAME,
 	RULE_INTERACTIVE,
+	RULE_NEW,
+	RULE_UNKNOWN,
 	RULE_RANGE,
 	RULE_RATE,
 	RULE_POINTER,
@@ -53,6 +61,8 @@ static const char *const rule_reasons[] = {
 	[RULE_INPUT] = "input",
 	[RULE_GAME] = "game",
 	[RULE_INTERACTIVE] = "interactive",
+	[RULE_NEW] = "new surface",
+	[RULE_UNKNOWN] = "content rate unknown",
 	[RULE_RANGE] = "content range",
 	[RULE_RATE] = "content rate",
 	[RULE_POINTER] = "pointer",
@@ -63,7 +73,8 @@ struct candidates {
 	const struct sf_selector_input *in;
 	enum sf_refresh_switch refresh_switch;
 	int32_t width, height;
-	size_t native;
+	size_t native;			/* the user's mode */
+	size_t panel;			/* the panel's preferred mode */
 };
 
 struct requirement {
@@ -86,9 +97,7 @@ void
 sf_selector_init(struct sf_selector *sel,
 		 const struct sf_selector_params *params)
 {
-	sel->params = *params;
-	sel->last_change = 0;
-	sel->changed_once = false;
+	*sel = (struct sf_selector){ .params = *params };
 }
 
 void
@@ -96,6 +105,13 @@ sf_selector_notify_switched(struct sf_selector *sel, sf_time_t now)
 {
 	sel->last_change = now;
 	sel->changed_once = true;
+	if (sel->content_proposed) {
+		sel->last_content_change = now;
+		sel->content_changed_once = true;
+	}
+	sel->content_proposed = false;
+	sel->transition = false;
+	sel->pending = false;
 }
 
 /* |a - b| < b / inverse_tolerance, in integers so that a pair 0.0999 %
@@ -187,7 +203,7 @@ is_candidate(const struct candidates *cs, size_t mode)
 	if (cs->refresh_switch == SF_REFRESH_SWITCH_ALWAYS)
 		return true;
 	return mode == cs->in->current || mode == cs->native ||
-	       cs->in->modes[mode].seamless;
+	       mode == cs->panel || cs->in->modes[mode].seamless;
 }
 
 /* The preferred mode at this resolution (the fastest one if the panel
@@ -228,6 +244,15 @@ fastest(const struct candidates *cs)
 			best = i;
 	}
 	return best;
+}
+
+/* Nothing but an explicit request goes above the native mode. */
+static size_t
+capped(const struct candidates *cs, size_t mode)
+{
+	if (refresh_of(cs, mode) > refresh_of(cs, cs->native))
+		return cs->native;
+	return mode;
 }
 
 static bool
@@ -396,13 +421,14 @@ weighted_score(const struct candidates *cs,
  * rate votes, is best: the lowest one within SCORE_MARGIN of the best. */
 static size_t
 cadence_mode(const struct candidates *cs, const struct sf_selector_params *p,
-	     uint32_t min_mhz, size_t fallback)
+	     uint32_t min_mhz, uint32_t max_mhz, size_t fallback)
 {
 	const struct sf_selector_input *in = cs->in;
 	double best = -1.0;
 
 	for (size_t i = 0; i < in->n_modes; i++) {
-		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz)
+		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz ||
+		    refresh_of(cs, i) > max_mhz)
 			continue;
 		double score = weighted_score(cs, p, i);
 		if (score > best)
@@ -412,7 +438,8 @@ cadence_mode(const struct candidates *cs, const struct sf_selector_params *p,
 	size_t mode = fallback;
 	bool found = false;
 	for (size_t i = 0; i < in->n_modes; i++) {
-		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz)
+		if (!is_candidate(cs, i) || refresh_of(cs, i) < min_mhz ||
+		    refresh_of(cs, i) > max_mhz)
 			continue;
 		if (weighted_score(cs, p, i) < best - SCORE_MARGIN)
 			continue;
@@ -433,6 +460,56 @@ set_out(struct sf_selection *out, size_t mode, const char *reason,
 	out->retry_at = retry_at;
 }
 
+/* The native mode: the user's if the adapter knows it and it is at this
+ * resolution, else the panel's preferred one. */
+static size_t
+user_native(const struct candidates *cs)
+{
+	const struct sf_selector_input *in = cs->in;
+
+	if (in->has_user_mode && in->user_mode < in->n_modes &&
+	    same_resolution(cs, in->user_mode))
+		return in->user_mode;
+	return cs->panel;
+}
+
+static sf_time_t
+add_time(sf_time_t t, sf_time_t d)
+{
+	return t <= SF_TIME_NEVER - d ? t + d : SF_TIME_NEVER;
+}
+
+/*
+ * A switch for a measured content rate (not a transition, not a raise a
+ * rule or a client's request demands) is carried out only once the
+ * same target has been wanted for a dwell, and a number of dwells after
+ * the previous one: returns when, or 0 if now.
+ */
+static sf_time_t
+content_switch_due(struct sf_selector *sel, size_t chosen, sf_time_t now)
+{
+	const struct sf_selector_params *p = &sel->params;
+
+	if (p->min_dwell <= 0)
+		return 0;
+	if (!sel->pending || sel->pending_mode != chosen) {
+		sel->pending = true;
+		sel->pending_mode = chosen;
+		sel->pending_since = now;
+	}
+	sf_time_t due = add_time(sel->pending_since, p->min_dwell);
+	if (sel->content_changed_once) {
+		sf_time_t interval = p->min_dwell <=
+			SF_TIME_NEVER / SF_SELECTOR_CONTENT_INTERVALS ?
+			p->min_dwell * SF_SELECTOR_CONTENT_INTERVALS :
+			SF_TIME_NEVER;
+		sf_time_t next = add_time(sel->last_content_change, interval);
+		if (next > due)
+			due = next;
+	}
+	return now < due ? due : 0;
+}
+
 void
 sf_selector_choose(struct sf_selector *sel,
 		   const struct sf_selector_input *in, sf_time_t now,
@@ -440,6 +517,7 @@ sf_selector_choose(struct sf_selector *sel,
 {
 	const struct sf_selector_params *p = &sel->params;
 
+	sel->content_proposed = false;
 	if (in->n_modes == 0 || in->current >= in->n_modes) {
 		set_out(out, in->current, "no candidate", SF_TIME_NEVER);
 		return;
@@ -449,6 +527,20 @@ sf_selector_choose(struct sf_selector *sel,
 			SF_TIME_NEVER);
 		return;
 	}
+	/* A new idle state, the pointer starting or stopping, or a new
+	 * surface's first seconds starting or ending (the idle drop they
+	 * held back) is a transition until the switch it asks for is made. */
+	bool any_new = false;
+	for (size_t j = 0; j < in->n_votes; j++)
+		any_new = any_new || in->votes[j].new_surface;
+	if (!sel->seen || in->state != sel->last_state ||
+	    in->pointer_moving != sel->last_pointer ||
+	    any_new != sel->last_new)
+		sel->transition = true;
+	sel->seen = true;
+	sel->last_state = in->state;
+	sel->last_pointer = in->pointer_moving;
+	sel->last_new = any_new;
 
 	struct candidates cs = {
 		.in = in,
@@ -456,21 +548,29 @@ sf_selector_choose(struct sf_selector *sel,
 		.width = in->modes[in->current].width,
 		.height = in->modes[in->current].height,
 	};
-	cs.native = find_native(&cs);
+	cs.panel = find_native(&cs);
+	cs.native = user_native(&cs);
 
 	/* The idle floor is the weakest rule; everything else may only
 	 * raise the requirement above it. */
 	struct requirement req = {
-		.mode = slowest_at_least_or_fastest(&cs, p->idle_min_mhz),
+		.mode = capped(&cs, slowest_at_least_or_fastest(
+						&cs, p->idle_min_mhz)),
 		.rule = RULE_IDLE,
 	};
-	bool opinion = false;
+	/* What measured rates require, kept apart: raising for them is a
+	 * content-rate switch. */
+	struct requirement measured = req;
+	bool opinion = false, explicit_rate = false, measured_rate = false;
+	uint32_t explicit_max_mhz = 0;
 
 	if (in->pointer_moving)
 		require(&cs, &req,
-			slowest_at_least_or_fastest(&cs, p->pointer_min_mhz),
+			capped(&cs, slowest_at_least_or_fastest(
+					    &cs, p->pointer_min_mhz)),
 			RULE_POINTER);
 	if (in->state == SF_STATE_ACTIVE) {
+		/* An active-refresh the user set is theirs to choose. */
 		size_t active = p->active_refresh_mhz ?
 			closest(&cs, p->active_refresh_mhz) : cs.native;
 		require(&cs, &req, active, RULE_INPUT);
@@ -483,8 +583,12 @@ sf_selector_choose(struct sf_selector *sel,
 			    (v->type == SF_VOTE_MIN || v->type == SF_VOTE_MAX ||
 			     v->type == SF_VOTE_HEURISTIC);
 
+		if (v->new_surface) {
+			require(&cs, &req, cs.native, RULE_NEW);
+			opinion = true;
+		}
 		if (game) {
-			require(&cs, &req, cs.native, RULE_GAME);
+			require(&cs, &req, cs.panel, RULE_GAME);
 			opinion = true;
 			continue;
 		}
@@ -504,21 +608,45 @@ sf_selector_choose(struct sf_selector *sel,
 		case SF_VOTE_EXACT_OR_MULTIPLE: {
 			bool guess;
 			uint32_t rate = vote_rate(&cs, p, v, &guess);
+			bool heuristic = v->type == SF_VOTE_HEURISTIC;
 			size_t mode;
+			/* A busy surface whose rate is not known yet runs
+			 * at native: anything lower may be too slow for it,
+			 * and a client paced by the output would read it as
+			 * its own rate. */
+			if (heuristic && v->rate_mhz == 0) {
+				require(&cs, &req, cs.native, RULE_UNKNOWN);
+				opinion = true;
+				break;
+			}
 			/* Even a sporadic rate had its say: the floor. */
 			if (v->rate_mhz)
 				opinion = true;
 			if (rate == 0)
 				break;
 			any_rate = true;
+			explicit_rate = explicit_rate || !heuristic;
+			if (!heuristic && rate > explicit_max_mhz)
+				explicit_max_mhz = rate;
+			measured_rate = measured_rate || heuristic;
 			/* Never below the content rate if a mode can keep
-			 * up with it. */
-			if (!guess && slowest_at_least(&cs, rate, &mode))
+			 * up with it (up to native, for a measured one). */
+			if (guess || !slowest_at_least(&cs, rate, &mode))
+				break;
+			if (heuristic)
+				require(&cs, &measured, capped(&cs, mode),
+					RULE_RATE);
+			else
 				require(&cs, &req, mode, RULE_RATE);
 			break;
 		}
 		}
 	}
+
+	/* What the rules and the clients' requests alone demand. */
+	struct requirement hard = req;
+	if (measured.rule == RULE_RATE)
+		require(&cs, &req, measured.mode, RULE_RATE);
 
 	size_t chosen = req.mode;
 	const char *reason = rule_reasons[req.rule];
@@ -526,7 +654,17 @@ sf_selector_choose(struct sf_selector *sel,
 		reason = "idle floor";
 	if (any_rate) {
 		uint32_t floor_mhz = refresh_of(&cs, req.mode);
-		size_t mode = cadence_mode(&cs, p, floor_mhz, req.mode);
+		uint32_t ceiling_mhz = refresh_of(&cs, cs.native);
+		size_t fast;
+		/* Only content a client says is faster than native goes
+		 * above it, to the first mode that keeps up. */
+		if (explicit_max_mhz > ceiling_mhz &&
+		    slowest_at_least(&cs, explicit_max_mhz, &fast))
+			ceiling_mhz = refresh_of(&cs, fast);
+		if (ceiling_mhz < floor_mhz)
+			ceiling_mhz = floor_mhz;
+		size_t mode = cadence_mode(&cs, p, floor_mhz, ceiling_mhz,
+					   req.mode);
 		if (refresh_of(&cs, mode) > floor_mhz) {
 			chosen = mode;
 			reason = rule_reasons[RULE_RATE];
@@ -537,13 +675,120 @@ sf_selector_choose(struct sf_selector *sel,
 	uint32_t current_mhz = refresh_of(&cs, in->current);
 	if (refresh_of(&cs, chosen) == current_mhz)
 		chosen = in->current;
-	if (refresh_of(&cs, chosen) < current_mhz && sel->changed_once &&
-	    p->min_dwell > 0 && now - sel->last_change < p->min_dwell) {
-		sf_time_t retry_at = SF_TIME_NEVER;
-		if (sel->last_change <= SF_TIME_NEVER - p->min_dwell)
-			retry_at = sel->last_change + p->min_dwell;
-		set_out(out, in->current, "dwell", retry_at);
+	if (chosen == in->current) {
+		sel->transition = false;
+		sel->pending = false;
+		set_out(out, chosen, reason, SF_TIME_NEVER);
 		return;
 	}
+
+	/* A client's own rate, with no measured one beside it, is served
+	 * at once, as any request. */
+	bool content = !sel->transition &&
+		       refresh_of(&cs, hard.mode) <= current_mhz &&
+		       (measured_rate || !explicit_rate);
+	if (content) {
+		sf_time_t due = content_switch_due(sel, chosen, now);
+		if (due) {
+			set_out(out, in->current, "settling", due);
+			return;
+		}
+	}
+	if (refresh_of(&cs, chosen) < current_mhz && sel->changed_once &&
+	    p->min_dwell > 0 && now - sel->last_change < p->min_dwell) {
+		set_out(out, in->current, "dwell",
+			add_time(sel->last_change, p->min_dwell));
+		return;
+	}
+	sel->content_proposed = content;
 	set_out(out, chosen, reason, SF_TIME_NEVER);
+}
+
+/* |a - b| <= b * percent / 100 */
+static bool
+within_percent(uint32_t a, uint32_t b, uint32_t percent)
+{
+	uint64_t diff = a > b ? a - b : b - a;
+
+	return diff * 100 <= (uint64_t)b * percent;
+}
+
+static void
+start_candidate(struct sf_rate_settle *rs, uint32_t mhz, sf_time_t now)
+{
+	rs->candidate_mhz = mhz;
+	rs->candidate_since = now;
+	rs->candidate_sum = mhz;
+	rs->candidate_n = 1;
+}
+
+uint32_t
+sf_rate_settle_update(struct sf_rate_settle *rs, bool busy,
+		      uint32_t measured_mhz, uint32_t current_mhz,
+		      uint32_t native_mhz, sf_time_t settle, sf_time_t now)
+{
+	if (!busy) {
+		if (rs->quiet_since == 0)
+			rs->quiet_since = now > 0 ? now : 1;
+		else if (now - rs->quiet_since >= SF_RATE_FORGET)
+			rs->settled_mhz = 0;
+		rs->candidate_mhz = 0;
+		return rs->settled_mhz;
+	}
+	if (rs->quiet_since && now - rs->quiet_since >= SF_RATE_FORGET)
+		rs->settled_mhz = 0;
+	rs->quiet_since = 0;
+	if (measured_mhz == 0)
+		return rs->settled_mhz;
+	if (rs->settled_mhz &&
+	    within_percent(measured_mhz, rs->settled_mhz,
+			   SF_RATE_SETTLE_BAND)) {
+		rs->candidate_mhz = 0;
+		return rs->settled_mhz;
+	}
+	/* Below native, a reading may show the content is faster than
+	 * settled, but a slower one may be the output's doing: a page
+	 * that renders slowly draws fewer frames at a lower rate (35 fps at
+	 * 60 Hz, 30 at 48 Hz), and following it down went 60 -> 48 -> 30. */
+	if (rs->settled_mhz && measured_mhz < rs->settled_mhz &&
+	    current_mhz < native_mhz) {
+		rs->candidate_mhz = 0;
+		return rs->settled_mhz;
+	}
+	/* Paced by the output: the content may be faster.  With nothing
+	 * known of it, native now. */
+	bool paced = current_mhz < native_mhz &&
+		     near(measured_mhz, current_mhz, MEASURED_TOLERANCE);
+	if (paced && !rs->settled_mhz) {
+		rs->candidate_mhz = 0;
+		return 0;
+	}
+	if (rs->candidate_mhz &&
+	    within_percent(measured_mhz, rs->candidate_mhz,
+			   SF_RATE_SETTLE_BAND)) {
+		rs->candidate_sum += measured_mhz;
+		rs->candidate_n++;
+		if (now - rs->candidate_since >= settle) {
+			uint32_t mean = (uint32_t)(rs->candidate_sum /
+						   rs->candidate_n);
+			rs->settled_mhz = paced ? 0 : mean;
+			rs->candidate_mhz = 0;
+		}
+		return rs->settled_mhz;
+	}
+	if (settle <= 0) {
+		rs->settled_mhz = paced ? 0 : measured_mhz;
+		rs->candidate_mhz = 0;
+		return rs->settled_mhz;
+	}
+	start_candidate(rs, measured_mhz, now);
+	return rs->settled_mhz;
+}
+
+sf_time_t
+sf_rate_settle_due(const struct sf_rate_settle *rs, sf_time_t settle)
+{
+	if (!rs->candidate_mhz)
+		return SF_TIME_NEVER;
+	return add_time(rs->candidate_since, settle);
 }

@@ -100,6 +100,7 @@ struct sf_config {
 	int64_t idle_min_refresh_hz;
 	int64_t pointer_min_refresh_hz;
 	int64_t refresh_dwell_ms;
+	int64_t new_window_native_ms;
 	int64_t refresh_switch;		/* enum sf_refresh_switch_choice */
 	/* repaint suppression */
 	bool suppress;

@@ -66,6 +66,8 @@ static const struct {
 	  SF_OPTION_INT },
 	{ "refresh-dwell", "RefreshDwell", "ms", "0..60000", "2000",
 	  SF_OPTION_INT },
+	{ "new-window-native", "NewWindowNative", "ms", "0..60000", "3000",
+	  SF_OPTION_INT },
 	{ "synthesize-low-refresh", "SynthesizeLowRefresh", NULL,
 	  "true|false", "false", SF_OPTION_BOOL },
 	{ "refresh-switch", "RefreshSwitch", NULL, "seamless|always|never",

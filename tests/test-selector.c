@@ -20,13 +20,14 @@
 
 /* Votes. */
 #define EXACT(mhz, w) { SF_VOTE_EXACT_OR_MULTIPLE, (mhz), 0, 0, \
-			SF_CONTENT_NONE, (w) }
+			SF_CONTENT_NONE, (w), false }
 #define VIDEO(mhz) { SF_VOTE_EXACT_OR_MULTIPLE, (mhz), 0, 0, \
-		     SF_CONTENT_VIDEO, 1.0 }
+		     SF_CONTENT_VIDEO, 1.0, false }
 #define MEASURED(mhz) { SF_VOTE_HEURISTIC, (mhz), 0, 0, \
-			SF_CONTENT_NONE, 1.0 }
-#define RANGE(lo, hi) { SF_VOTE_RANGE, 0, (lo), (hi), SF_CONTENT_NONE, 1.0 }
-#define SIMPLE(type) { (type), 0, 0, 0, SF_CONTENT_NONE, 1.0 }
+			SF_CONTENT_NONE, 1.0, false }
+#define RANGE(lo, hi) { SF_VOTE_RANGE, 0, (lo), (hi), SF_CONTENT_NONE, \
+			1.0, false }
+#define SIMPLE(type) { (type), 0, 0, 0, SF_CONTENT_NONE, 1.0, false }
 
 #define MAX_MODES 6
 #define MAX_VOTES 3
@@ -194,12 +195,12 @@ static const struct choose_case choose_cases[] = {
 	  1, "content rate" },
 	{ "measured 24 fps of a video surface",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
-	  { { SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 1, "content rate" },
 	/* A measured rate jitters by a few percent around the cadence. */
 	{ "a 60 fps video measured at 61.3 fps plays at 60 Hz",
 	  { FHD_NATIVE(85024), FHD(75025), FHD(60020) }, 2,
-	  { { SF_VOTE_HEURISTIC, 61330, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 61330, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 2, "content rate" },
 	{ "a 60 fps animation measured at 61.3 fps plays at 60 Hz",
 	  { FHD_NATIVE(85024), FHD(75025), FHD(60020) }, 2,
@@ -207,15 +208,15 @@ static const struct choose_case choose_cases[] = {
 	  2, "content rate" },
 	{ "a 60 fps video measured at 58.8 fps plays at 60 Hz",
 	  { FHD_NATIVE(85024), FHD(75025), FHD(60020) }, 1,
-	  { { SF_VOTE_HEURISTIC, 58770, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 58770, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 2, "content rate" },
 	{ "a 60 fps video measured at 62.0 fps plays at 60 Hz",
 	  { FHD_NATIVE(85024), FHD(75025), FHD(60020) }, 2,
-	  { { SF_VOTE_HEURISTIC, 62030, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 62030, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 2, "content rate" },
 	{ "a measured 25 fps video is no 24 fps: 50 Hz, not 48",
 	  { FHD_NATIVE(60000), FHD(50000), FHD(48000), FHD(30000) }, 0,
-	  { { SF_VOTE_HEURISTIC, 25000, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 25000, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 1, "content rate" },
 	{ "a measured 66 fps is no 60 fps: 75 Hz",
 	  { FHD_NATIVE(85024), FHD(75025), FHD(60020) }, 2,
@@ -223,7 +224,7 @@ static const struct choose_case choose_cases[] = {
 	  1, "content rate" },
 	{ "measured 24.4 fps of a video plays at 48 Hz",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
-	  { { SF_VOTE_HEURISTIC, 24400, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 24400, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 1, "content rate" },
 	{ "measured 24 fps below the floor still finds 48 Hz",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
@@ -235,14 +236,18 @@ static const struct choose_case choose_cases[] = {
 	  1, "idle floor" },
 	{ "measured 24 fps of a video surface with only 60 and 30 Hz",
 	  { FHD_NATIVE(60000), FHD(30000) }, 1,
-	  { { SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 0, "content rate" },
 	{ "24 fps with only 60 and 30 Hz keeps 60",
 	  { FHD_NATIVE(60000), FHD(30000) }, 1,
 	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
 	  0, "content rate" },
-	{ "24 fps takes the lowest exact multiple",
+	{ "24 fps takes no exact multiple above native",
 	  { FHD_NATIVE(60000), FHD(72000), FHD(120000) }, 0,
+	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	  0, "content rate" },
+	{ "24 fps takes the lowest exact multiple up to native",
+	  { FHD(60000), FHD(72000), FHD_NATIVE(120000) }, 2,
 	  { VIDEO(24000) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
 	  1, "content rate" },
 	{ "23.976 fps takes 47.952 over 48",
@@ -272,7 +277,7 @@ static const struct choose_case choose_cases[] = {
 	{ "an explicit rate from a game is honoured",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
 	  { { SF_VOTE_EXACT_OR_MULTIPLE, 24000, 0, 0, SF_CONTENT_GAME,
-	      1.0 } }, 1, LOW, false, 0, 0, 0, SEAMLESS,
+	      1.0, false } }, 1, LOW, false, 0, 0, 0, SEAMLESS,
 	  1, "content rate" },
 
 	/* Weighting: the big surface decides the cadence. */
@@ -284,14 +289,18 @@ static const struct choose_case choose_cases[] = {
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 0,
 	  { EXACT(24000, 1.0), EXACT(30000, 0.05) }, 2, LOW, false,
 	  0, 0, 0, SEAMLESS, 1, "content rate" },
-	{ "two big surfaces at 24 and 30 fps meet at 120 Hz",
-	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(120000) }, 0,
+	{ "two big surfaces at 24 and 30 fps meet at a 120 Hz native",
+	  { FHD(60000), FHD(48000), FHD(30000), FHD_NATIVE(120000) }, 0,
 	  { EXACT(24000, 1.0), EXACT(30000, 1.0) }, 2, LOW, false,
 	  0, 0, 0, SEAMLESS, 3, "content rate" },
+	{ "two big surfaces at 24 and 30 fps never meet above native",
+	  { FHD_NATIVE(60000), FHD(48000), FHD(30000), FHD(120000) }, 0,
+	  { EXACT(24000, 1.0), EXACT(30000, 1.0) }, 2, LOW, false,
+	  0, 0, 0, SEAMLESS, 2, "content rate" },
 	{ "a small 60 fps surface is never played slower",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
 	  { EXACT(30000, 1.0),
-	    { SF_VOTE_HEURISTIC, 60000, 0, 0, SF_CONTENT_NONE, 0.05 } }, 2,
+	    { SF_VOTE_HEURISTIC, 60000, 0, 0, SF_CONTENT_NONE, 0.05, false } }, 2,
 	  LOW, false,
 	  0, 0, 0, SEAMLESS, 0, "content rate" },
 
@@ -389,17 +398,21 @@ static const struct choose_case choose_cases[] = {
 	  { FHD_NATIVE(120000), FHD(60000), FHD(48000) }, 2,
 	  { { 0 } }, 0, ACTIVE, false, 0, 0, 54000, SEAMLESS,
 	  1, "input" },
-	{ "input does not pull a 24 fps video off 72 Hz",
+	{ "input takes a 24 fps video at 72 Hz to native, not above",
 	  { FHD_NATIVE(60000), FHD(72000), FHD(120000) }, 1,
 	  { VIDEO(24000) }, 1, ACTIVE, false, 0, 0, 0, SEAMLESS,
-	  1, "content rate" },
+	  0, "input" },
+	{ "input takes a faster native even from a 24 fps video at 72 Hz",
+	  { FHD(60000), FHD(72000), FHD_NATIVE(120000) }, 1,
+	  { VIDEO(24000) }, 1, ACTIVE, false, 0, 0, 0, SEAMLESS,
+	  2, "input" },
 	{ "an interactive surface while idle takes the native mode",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
 	  { SIMPLE(SF_VOTE_MAX) }, 1, LOW, false, 0, 0, 0, SEAMLESS,
 	  0, "interactive" },
 	{ "a game takes the native mode",
 	  { FHD_NATIVE(60000), FHD(48000), FHD(40000), FHD(30000) }, 3,
-	  { { SF_VOTE_HEURISTIC, 30000, 0, 0, SF_CONTENT_GAME, 1.0 } }, 1,
+	  { { SF_VOTE_HEURISTIC, 30000, 0, 0, SF_CONTENT_GAME, 1.0, false } }, 1,
 	  LOW, false, 0, 0, 0, SEAMLESS, 0, "game" },
 	{ "native is the preferred mode, not the fastest",
 	  { FHD(120000), FHD_NATIVE(60000), FHD(30000) }, 2,
@@ -535,12 +548,13 @@ SF_TEST(dwell_holds_a_drop_until_it_has_passed)
 	sf_selector_choose(&sel, &in, t0 + SF_SEC(2), &out);
 	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
 
-	/* A partial drop, 48 -> 30 Hz, waits just the same. */
+	/* A partial drop, 48 -> 30 Hz, with no transition behind it is a
+	 * content-rate switch: it waits for its target to hold a dwell. */
 	in.current = 1;
 	sf_selector_notify_switched(&sel, t0 + SF_SEC(5));
 	sf_selector_choose(&sel, &in, t0 + SF_SEC(6), &out);
-	EXPECT(&out, 1, "dwell", t0 + SF_SEC(7));
-	sf_selector_choose(&sel, &in, t0 + SF_SEC(7), &out);
+	EXPECT(&out, 1, "settling", t0 + SF_SEC(8));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(8), &out);
 	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
 }
 
@@ -582,7 +596,7 @@ SF_TEST(dwell_holds_a_drop_to_the_input_rate)
 		FHD_NATIVE(60000), FHD(120000),
 	};
 	static const struct sf_vote game[] = {
-		{ SF_VOTE_MAX, 0, 0, 0, SF_CONTENT_GAME, 1.0 },
+		{ SF_VOTE_MAX, 0, 0, 0, SF_CONTENT_GAME, 1.0, false },
 	};
 	struct sf_selector_params p;
 	struct sf_selector sel;
@@ -659,6 +673,351 @@ SF_TEST(choosing_does_not_assume_the_switch)
 	/* The switch did not happen: asking again gives the same answer. */
 	sf_selector_choose(&sel, &in, t0 + 1, &out);
 	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+}
+
+/* --- refresh changes are rare and never above native --- */
+
+/* fake-KMS's modes: 60 Hz is the user's and the panel's preferred. */
+static const struct sf_mode kms_modes[] = {
+	FHD(120000), FHD_NATIVE(60000), FHD(48000), FHD(30000),
+};
+/* The X dummy's, none preferred; the user runs 60 Hz. */
+static const struct sf_mode x_modes[] = {
+	FHD(85000), FHD(75000), FHD(72000), FHD(60000), FHD(48000),
+	FHD(30000),
+};
+
+static void
+native_setup(struct sf_selector *sel, struct sf_selector_input *in,
+	     const struct sf_mode *modes, size_t n_modes, size_t user,
+	     size_t current, const struct sf_vote *votes, size_t n_votes,
+	     enum sf_idle_state state)
+{
+	struct sf_selector_params p;
+
+	sf_selector_params_init_default(&p);
+	sf_selector_init(sel, &p);
+	*in = (struct sf_selector_input){
+		.modes = modes,
+		.n_modes = n_modes,
+		.current = current,
+		.votes = votes,
+		.n_votes = n_votes,
+		.state = state,
+		.has_user_mode = true,
+		.user_mode = user,
+	};
+}
+
+/* Finding 5: any input during a 24 fps video picked 120 Hz, above the
+ * panel's native 60, where 24 fps plays exactly. */
+SF_TEST(nothing_measured_or_input_goes_above_the_user_mode)
+{
+	static const struct sf_vote video[] = {
+		{ SF_VOTE_HEURISTIC, 24000, 0, 0, SF_CONTENT_VIDEO, 1.0,
+		  false },
+	};
+	static const struct sf_vote anim40[] = { MEASURED(40000) };
+	static const struct sf_vote anim100[] = { MEASURED(100000) };
+	static const struct sf_vote interactive[] = { SIMPLE(SF_VOTE_MAX) };
+	static const struct sf_vote fresh[] = {
+		{ SF_VOTE_MIN, 0, 0, 0, SF_CONTENT_NONE, 1.0, true },
+	};
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	native_setup(&sel, &in, kms_modes, 4, 1, 1, video, 1, ACTIVE);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "input", SF_TIME_NEVER);
+	/* 40 fps plays exactly at 120 Hz only: measured, it stays at 60. */
+	native_setup(&sel, &in, kms_modes, 4, 1, 3, anim40, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "content rate", SF_TIME_NEVER);
+	native_setup(&sel, &in, kms_modes, 4, 1, 3, anim100, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "content rate", SF_TIME_NEVER);
+	native_setup(&sel, &in, kms_modes, 4, 1, 3, interactive, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "interactive", SF_TIME_NEVER);
+	native_setup(&sel, &in, kms_modes, 4, 1, 3, fresh, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "new surface", SF_TIME_NEVER);
+
+	/* On X, with no preferred mode, native is the user's 60 Hz, not
+	 * the fastest 85 Hz. */
+	native_setup(&sel, &in, x_modes, 6, 3, 5, NULL, 0, ACTIVE);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 3, "input", SF_TIME_NEVER);
+	native_setup(&sel, &in, x_modes, 6, 3, 5, anim40, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 3, "content rate", SF_TIME_NEVER);
+}
+
+SF_TEST(a_client_s_request_may_go_above_native)
+{
+	static const struct sf_vote range[] = { RANGE(100000, 0) };
+	static const struct sf_vote exact[] = { EXACT(100000, 1.0) };
+	static const struct sf_vote exact24[] = {
+		EXACT(24000, 1.0),
+		{ SF_VOTE_MIN, 0, 0, 0, SF_CONTENT_NONE, 1.0, true },
+	};
+	static const struct sf_vote game[] = {
+		{ SF_VOTE_MAX, 0, 0, 0, SF_CONTENT_GAME, 1.0, false },
+	};
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	native_setup(&sel, &in, kms_modes, 4, 1, 1, range, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "content range", SF_TIME_NEVER);
+	native_setup(&sel, &in, kms_modes, 4, 1, 1, exact, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "content rate", SF_TIME_NEVER);
+	/* 24 fps content plays best at 120 Hz, but the client asks for
+	 * nothing faster than native: 48 Hz, or 60 Hz while a new window
+	 * holds the output at native. */
+	native_setup(&sel, &in, kms_modes, 4, 1, 1, exact24, 2, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "new surface", SF_TIME_NEVER);
+	in.n_votes = 1;
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 2, "content rate", SF_TIME_NEVER);
+	/* A game (_VARIABLE_REFRESH) gets the panel's own best mode: the
+	 * fastest on X's dummy, above the user's 60 Hz. */
+	native_setup(&sel, &in, x_modes, 6, 3, 3, game, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "game", SF_TIME_NEVER);
+}
+
+/* Finding 10: a content-rate switch needs its target held for a dwell,
+ * and comes five dwells after the last one at the earliest. */
+SF_TEST(a_content_rate_switch_waits_for_a_steady_target)
+{
+	static const struct sf_vote v24[] = { MEASURED(24000) };
+	static const struct sf_vote v30[] = { MEASURED(30000) };
+	static const struct sf_vote v60[] = { MEASURED(60000) };
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	/* Idle, at 60 Hz for an unknown rate; the rate becomes 24 fps. */
+	static const struct sf_vote unknown[] = { MEASURED(0) };
+	native_setup(&sel, &in, kms_modes, 4, 1, 1, unknown, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "content rate unknown", SF_TIME_NEVER);
+	in.votes = v24;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(1), &out);
+	EXPECT(&out, 1, "settling", t0 + SF_SEC(3));
+	/* It wanders for a moment: the wait starts again. */
+	in.votes = v60;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(2), &out);
+	EXPECT(&out, 1, "content rate", SF_TIME_NEVER);
+	in.votes = v24;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(2) + 1, &out);
+	EXPECT(&out, 1, "settling", t0 + SF_SEC(4) + 1);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(4) + 1, &out);
+	EXPECT(&out, 2, "content rate", SF_TIME_NEVER);
+	sf_selector_notify_switched(&sel, t0 + SF_SEC(4) + 1);
+	in.current = 2;
+
+	/* A new rate right after: not before 10 s from the last switch. */
+	in.votes = v30;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(5), &out);
+	EXPECT(&out, 2, "settling", t0 + SF_SEC(14) + 1);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(9), &out);
+	EXPECT(&out, 2, "settling", t0 + SF_SEC(14) + 1);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(14) + 1, &out);
+	EXPECT(&out, 3, "content rate", SF_TIME_NEVER);
+}
+
+SF_TEST(idle_and_wake_transitions_do_not_wait_for_content)
+{
+	static const struct sf_vote v24[] = { MEASURED(24000) };
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	native_setup(&sel, &in, kms_modes, 4, 1, 2, v24, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	sf_selector_notify_switched(&sel, t0);
+	/* Input: native at once. */
+	in.state = ACTIVE;
+	sf_selector_choose(&sel, &in, t0 + SF_MSEC(100), &out);
+	EXPECT(&out, 1, "input", SF_TIME_NEVER);
+	sf_selector_notify_switched(&sel, t0 + SF_MSEC(100));
+	in.current = 1;
+	/* Idle again: back to 48 Hz once the dwell since the last change
+	 * has passed, not after a content-rate wait. */
+	in.state = LOW;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(1), &out);
+	EXPECT(&out, 1, "dwell", t0 + SF_SEC(2) + SF_MSEC(100));
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(2) + SF_MSEC(100), &out);
+	EXPECT(&out, 2, "content rate", SF_TIME_NEVER);
+}
+
+/* A busy surface whose rate is not known (yet, or paced by the output)
+ * takes the output to native at once. */
+SF_TEST(an_unknown_rate_runs_at_native)
+{
+	static const struct sf_vote unknown[] = { MEASURED(0) };
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	native_setup(&sel, &in, kms_modes, 4, 1, 3, NULL, 0, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+	in.votes = unknown;
+	in.n_votes = 1;
+	sf_selector_choose(&sel, &in, t0 + 1, &out);
+	EXPECT(&out, 1, "content rate unknown", SF_TIME_NEVER);
+}
+
+/* --- a surface's measured rate, steadied --- */
+
+#define SETTLE SF_SEC(2)
+
+SF_TEST(a_steady_rate_settles_after_a_dwell)
+{
+	struct sf_rate_settle rs = { 0 };
+
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 0, 60000, 60000,
+					       SETTLE, t0), 0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 24000, 60000, 60000,
+					       SETTLE, t0), 0);
+	sf_assert_int_eq(sf_rate_settle_due(&rs, SETTLE), t0 + SETTLE);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 23976, 60000, 60000,
+					       SETTLE, t0 + SF_SEC(1)), 0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 23976, 60000, 60000,
+					       SETTLE, t0 + SETTLE),
+			 (24000 + 23976 + 23976) / 3);
+	sf_assert_int_eq(sf_rate_settle_due(&rs, SETTLE), SF_TIME_NEVER);
+	/* No dwell: the first reading is the rate. */
+	rs = (struct sf_rate_settle){ 0 };
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 24000, 60000, 60000,
+					       0, t0), 24000);
+}
+
+/* mpv at 24 fps read "25 Hz" once and went 48 -> 75 Hz; a glitch read
+ * 23 fps and went 48 -> 30 -> 48. */
+SF_TEST(a_settled_rate_holds_against_single_readings)
+{
+	struct sf_rate_settle rs = { 0 };
+	sf_time_t t = t0;
+
+	sf_rate_settle_update(&rs, true, 24000, 60000, 60000, SETTLE, t);
+	t += SETTLE;
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 24000, 48000, 60000,
+					       SETTLE, t), 24000);
+	static const uint32_t odd[] = { 25000, 23000, 30000, 12000, 0 };
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(odd); i++) {
+		t += SF_MSEC(500);
+		sf_assert_int_eq(sf_rate_settle_update(&rs, true, odd[i],
+						       48000, 60000, SETTLE,
+						       t), 24000);
+		t += SF_MSEC(500);
+		sf_assert_int_eq(sf_rate_settle_update(&rs, true, 24000,
+						       48000, 60000, SETTLE,
+						       t), 24000);
+	}
+	/* A few seconds without frames (a pause, a seek) keep it too. */
+	sf_rate_settle_update(&rs, false, 0, 48000, 60000, SETTLE, t + 1);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, false, 0, 48000, 60000,
+					       SETTLE, t + SF_SEC(5)), 24000);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 0, 48000, 60000,
+					       SETTLE, t + SF_SEC(6)), 24000);
+	/* A new rate replaces it by holding as long. */
+	t += SF_SEC(7);
+	sf_rate_settle_update(&rs, true, 30000, 48000, 60000, SETTLE, t);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 29970, 48000, 60000,
+					       SETTLE, t + SETTLE),
+			 (30000 + 29970) / 2);
+	/* Long gone: forgotten. */
+	t += SF_SEC(10);
+	sf_rate_settle_update(&rs, false, 0, 48000, 60000, SETTLE, t);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 0, 48000, 60000,
+					       SETTLE, t + SF_RATE_FORGET), 0);
+}
+
+/* Finding 5: a CSS animation read anywhere from 40 to 57 fps. */
+SF_TEST(a_wandering_rate_never_settles)
+{
+	static const uint32_t readings[] = {
+		41000, 52000, 57000, 44000, 48000, 55000, 40000, 50000,
+		56000, 45000,
+	};
+	struct sf_rate_settle rs = { 0 };
+
+	for (int i = 0; i < 120; i++)
+		sf_assert_int_eq(sf_rate_settle_update(
+					 &rs, true, readings[i % 10], 60000,
+					 60000, SETTLE,
+					 t0 + i * SF_MSEC(700)), 0);
+}
+
+/* Stop 23's feedback loop, finding 11: a reading equal to the output's
+ * rate while that is below native is the output's pace, not content. */
+SF_TEST(a_rate_paced_by_a_low_output_is_unknown)
+{
+	struct sf_rate_settle rs = { 0 };
+
+	for (int i = 0; i < 20; i++)
+		sf_assert_int_eq(sf_rate_settle_update(
+					 &rs, true, 30000, 30000, 60000,
+					 SETTLE, t0 + i * SF_SEC(1)), 0);
+	/* At native the same reading is the content's own rate. */
+	sf_rate_settle_update(&rs, true, 30000, 60000, 60000, SETTLE, t0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 60000, 60000,
+					       SETTLE, t0 + SETTLE), 30000);
+	/* ... and stays it once the output plays it at 30 Hz. */
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 30000, 60000,
+					       SETTLE, t0 + SF_SEC(9)), 30000);
+	/* A settled 24 fps read at the output's 48 Hz for a moment (a
+	 * video catching up): still 24.  For a dwell: faster now. */
+	rs = (struct sf_rate_settle){ .settled_mhz = 24000 };
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 48000, 48000, 60000,
+					       SETTLE, t0), 24000);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 24000, 48000, 60000,
+					       SETTLE, t0 + SF_MSEC(300)),
+			 24000);
+	sf_rate_settle_update(&rs, true, 48000, 48000, 60000, SETTLE, t0 + 1);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 48000, 48000, 60000,
+					       SETTLE, t0 + SETTLE + 1), 0);
+}
+
+/* A page that renders slowly drew 35 fps at 60 Hz and 30 at 48 Hz;
+ * following it down went 60 -> 48 -> 30 Hz.  Below native a slower
+ * reading never lowers a settled rate; at native it does. */
+SF_TEST(below_native_a_slower_reading_keeps_the_settled_rate)
+{
+	struct sf_rate_settle rs = { .settled_mhz = 35000 };
+
+	for (int i = 0; i < 10; i++)
+		sf_assert_int_eq(sf_rate_settle_update(
+					 &rs, true, 30000, 48000, 60000,
+					 SETTLE, t0 + i * SF_SEC(1)), 35000);
+	/* Faster still counts. */
+	sf_rate_settle_update(&rs, true, 45000, 48000, 60000, SETTLE, t0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 45000, 48000, 60000,
+					       SETTLE, t0 + SETTLE), 45000);
+	sf_rate_settle_update(&rs, true, 30000, 60000, 60000, SETTLE, t0);
+	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 60000, 60000,
+					       SETTLE, t0 + SETTLE), 30000);
+}
+
+/* X reads a 24 fps video as 23.98 and 25 fps in turn: it settles at
+ * their mean, which a 48 Hz mode plays, not 75 Hz (3 x 25). */
+SF_TEST(a_rate_settles_at_the_mean_of_its_readings)
+{
+	struct sf_rate_settle rs = { 0 };
+	static const uint32_t readings[] = { 25000, 23976, 25000, 23976 };
+
+	for (int i = 0; i < 4; i++)
+		sf_rate_settle_update(&rs, true, readings[i], 85000, 85000,
+				      SETTLE, t0 + i * SF_MSEC(700));
+	sf_assert_int_eq(rs.settled_mhz, (25000 * 2 + 23976 * 2) / 4);
 }
 
 SF_TEST_MAIN()

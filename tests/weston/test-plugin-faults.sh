@@ -142,7 +142,9 @@ wt_stop
 wt_start faults-unplug -l log,stillframe < <(ini internal-head=headless \
 	heads=HDMI-A-1 -- low-refresh-timeout=300 dim-timeout=0 \
 	standby-timeout=0 off-timeout=0 external-standby-timeout=0 \
-	external-off-timeout=3 wake-request-hold=0)
+	external-off-timeout=3 wake-request-hold=0 new-window-native=0)
+# (new-window-native=0: the shell's background on a plugged output would
+# hold it at 60 Hz for its first seconds.)
 # Unplugged while weston-desktop-shell is still setting up that output's
 # background, Weston 10 loses its shell and quits: wait for the shell.
 wt_poll "$WT_TIMEOUT" "the shell's background on HDMI-A-1" \

@@ -83,6 +83,7 @@ wt_start measure -l log,stillframe <<-EOF
 	outputs=all
 	low-refresh-timeout=300
 	refresh-dwell=100
+	new-window-native=0
 	dim-timeout=3600
 	standby-timeout=3600
 	off-timeout=3600

@@ -237,14 +237,17 @@ wt_ok "wt_alive && wt_client_alive $bystander" \
 wt_stop
 
 # ---- 3. a content-rate hint of 24 fps ----
-# While the user is active the native 60 Hz is the floor (and the
-# selector picks 120 Hz, 5 x 24, above it); once idle, after
+# While the user is active the output runs its native 60 Hz (120 Hz,
+# 5 x 24, is above the user's mode and a 24 fps hint does not ask for
+# more); once idle, after
 # low-refresh-timeout, the floor is 30 Hz and the best cadence at or
 # above it is 48 Hz, which plays 24 fps without judder (60 Hz would be
 # 3:2 pulldown), as long as nothing else on the output votes for a rate
-# (common/selector.c).  No dwell: every choice takes effect at once.
+# (common/selector.c).  No dwell: every choice takes effect at once; nor
+# does a new window hold the output at native (new-window-native=0).
 wt_start sf-proto-hints -l stillframe < <(ini low-refresh-timeout=300 \
-	refresh-dwell=0 dim-timeout=0 standby-timeout=0 off-timeout=0 \
+	refresh-dwell=0 new-window-native=0 dim-timeout=0 standby-timeout=0 \
+	off-timeout=0 \
 	essential-apps=sf-rule-essential,sf-rule-both \
 	background-apps=sf-rule-background,sf-rule-both,sf-rule-overridden)
 

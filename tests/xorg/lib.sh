@@ -138,6 +138,18 @@ xt_free_display() {
 	done
 }
 
+# XT_EXTRA_RATES="72 48 30": 1280x1024 modes at those rates besides the
+# dummy's 85, 75 and 60 Hz, as a user adds with modelines: the timings of
+# the VESA 85 Hz mode (1728 x 1072 total) at a lower pixel clock.
+xt_modelines() {
+	local hz
+	for hz in ${XT_EXTRA_RATES:-}; do
+		awk -v hz="$hz" 'BEGIN {
+			printf "Modeline \"1280x1024_%d\" %.3f 1280 1344 1504 1728 1024 1025 1028 1072 +hsync +vsync\n",
+				hz, hz * 1728 * 1072 / 1e6 }'
+	done
+}
+
 xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 	local lines=$1 module_dir test_dir
 	module_dir=$(dirname "$SF_XORG_MODULE")
@@ -184,6 +196,7 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 			HorizSync 5.0-1000.0
 			VertRefresh 5.0-200.0
 			${XT_MONITOR_LINES:-}
+			$(xt_modelines)
 		EndSection
 		Section "Monitor"
 			Identifier "monitor1"
@@ -200,7 +213,8 @@ xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 			DefaultDepth 24
 			SubSection "Display"
 				Depth 24
-				Modes "1280x1024"
+				Modes "1280x1024"$(for hz in ${XT_EXTRA_RATES:-}; do
+					printf ' "1280x1024_%s"' "$hz"; done)
 				Virtual ${XT_VIRTUAL:-$([ "${XT_TWO_OUTPUTS:-0}" = 1 ] &&
 					echo 2560 || echo 1280) 1024}
 			EndSubSection

@@ -1,0 +1,89 @@
+#!/bin/bash
+# TAP, real-client tier (issue 25, finding 10): mpv playing a 24 fps
+# video on a real Xorg (dummy driver) with stillframe, the output's
+# 1280x1024 modes at 85 (the user's), 75, 72, 60, 48 and 30 Hz (the
+# last three from modelines).  The user is idle throughout.  stillframe
+# once went 48 -> 75 Hz on a single "25 Hz" reading and 48 -> 30 -> 48
+# during playback: 7 switches in 90 s, each a modeset on a real panel.
+#
+# Witness: the CRTC's mode as RandR reports it (xrandr --current, polled
+# every 0.25 s), not stillframe's status.
+#  1. Xorg and mpv live;
+#  2. over the 60 s window after mpv's start, at most one mode switch
+#     (no idle or wake transition happens in it);
+#  3. nor does the rate ever go below 48 Hz in it, which would drop
+#     frames of the video.
+#
+# SF_XORG_MODULE, SF_X_RAW, SF_XORG_TEST_MODULE come from meson.
+set -u
+. "$(dirname "$0")/../xorg/lib.sh"
+
+for prog in Xorg mpv xrandr xdpyinfo python3 awk; do
+	command -v "$prog" >/dev/null || xt_skip "$prog is not installed"
+done
+[ -n "${SF_XORG_MODULE:-}" ] && [ -e "$SF_XORG_MODULE" ] ||
+	xt_skip "SF_XORG_MODULE does not name a file (run it from meson)"
+
+WINDOW_S=${SF_RC_WINDOW:-60}
+# mpv's start and the first choice of a rate are not judged.
+SETTLE_S=12
+
+xt_plan 3
+
+XT_EXTRA_RATES="72 48 30" xt_start rc-mpv <<-EOF || exit 1
+	Option "Outputs" "all"
+	Option "DimTimeout" "0"
+	Option "StandbyTimeout" "0"
+	Option "OffTimeout" "0"
+EOF
+
+# A 10 s, 24 fps clip (looped): a bar sweeping across a grey field, a
+# new picture every frame.  YUV4MPEG2, which mpv plays without ffmpeg's
+# command-line tools.
+video=$XT_DIR/clip.y4m
+python3 - "$video" <<-'EOF'
+	import sys
+	w, h, n = 160, 120, 240
+	with open(sys.argv[1], "wb") as f:
+	    f.write(b"YUV4MPEG2 W%d H%d F24:1 Ip A1:1 C420jpeg\n" % (w, h))
+	    chroma = bytes([128]) * (w * h // 2)
+	    for i in range(n):
+	        x = i * (w - 16) // n
+	        row = bytearray([60]) * w
+	        row[x:x + 16] = bytes([235]) * 16
+	        f.write(b"FRAME\n" + bytes(row) * h + chroma)
+EOF
+
+xt_client mpv --no-config --vo=x11 --no-audio --loop-file=inf \
+	--geometry=1280x1024+0+0 --no-border --no-osc --really-quiet \
+	--no-input-default-bindings "$video"
+mpv_pid=$XT_LAST_PID
+
+rate_now() {
+	xrandr --display "$XT_DISPLAY" --current 2>/dev/null |
+		awk '/^ +1280x1024/ { for (i = 2; i <= NF; i++)
+			if ($i ~ /\*/) { sub(/[*+]+/, "", $i); print $i } }'
+}
+
+sleep "$SETTLE_S"
+rates=()
+end=$(($(xt_now_ms) + WINDOW_S * 1000))
+while [ "$(xt_now_ms)" -lt "$end" ]; do
+	rates+=("$(rate_now)")
+	sleep 0.25
+done
+
+xt_ok "kill -0 $XT_PID 2>/dev/null && kill -0 $mpv_pid 2>/dev/null" \
+	"Xorg and mpv live"
+summary=$(printf '%s\n' "${rates[@]}" | awk '
+	NF && $1 != last { if (n++) sw++; seq = seq " " $1; last = $1 }
+	NF && (min == "" || $1 + 0 < min) { min = $1 + 0 }
+	END { printf "%d %s %s\n", sw + 0, min, seq }')
+set -- $summary
+switches=$1 lowest=$2
+shift 2
+xt_diag "${#rates[@]} samples; rates in turn:$(printf ' %s' "$@"); switches $switches"
+xt_ok "[ $switches -le 1 ]" \
+	"at most one mode switch in ${WINDOW_S} s of 24 fps video"
+xt_ok "awk 'BEGIN { exit !($lowest >= 47.9) }'" \
+	"never below 48 Hz while the video plays (lowest $lowest Hz)"
