@@ -71,23 +71,61 @@ shape_key(const uint8_t *request, size_t len)
 	       (uint64_t)len << 16;
 }
 
+static void
+add_keys(struct sf_hold_vocab *vocab, uint64_t exact, uint64_t shape);
+
 void
 sf_hold_vocab_learn(struct sf_hold_vocab *vocab, const uint8_t *request,
 		    size_t len, bool swapped)
 {
 	if (sf_hold_request_length(request, len, swapped) != len)
 		return;
-	uint64_t exact = exact_key(request, len);
-	uint64_t shape = shape_key(request, len);
-	for (uint32_t i = 0; i < vocab->n; i++)
-		if (vocab->exact[i] == exact)
+	add_keys(vocab, exact_key(request, len), shape_key(request, len));
+}
+
+static void
+add_key(struct sf_hold_keys *keys, uint64_t key)
+{
+	for (uint32_t i = 0; i < keys->n; i++)
+		if (keys->key[i] == key)
 			return;
-	uint32_t slot = vocab->n < SF_HOLD_VOCAB_MAX ? vocab->n++ :
-						       vocab->next;
-	if (vocab->n == SF_HOLD_VOCAB_MAX)
-		vocab->next = (slot + 1) % SF_HOLD_VOCAB_MAX;
-	vocab->exact[slot] = exact;
-	vocab->shape[slot] = shape;
+	uint32_t slot = keys->n < SF_HOLD_VOCAB_MAX ? keys->n++ : keys->next;
+	if (keys->n == SF_HOLD_VOCAB_MAX)
+		keys->next = (slot + 1) % SF_HOLD_VOCAB_MAX;
+	keys->key[slot] = key;
+}
+
+static void
+add_keys(struct sf_hold_vocab *vocab, uint64_t exact, uint64_t shape)
+{
+	/* Apart: a tick's many contents must not push its few shapes
+	 * out. */
+	add_key(&vocab->exact, exact);
+	add_key(&vocab->shape, shape);
+}
+
+void
+sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src)
+{
+	for (uint32_t i = 0; i < src->exact.n; i++)
+		add_key(&dst->exact, src->exact.key[i]);
+	for (uint32_t i = 0; i < src->shape.n; i++)
+		add_key(&dst->shape, src->shape.key[i]);
+}
+
+void
+sf_hold_vocab_learn_stream(struct sf_hold_vocab *vocab, const uint8_t *data,
+			   size_t len, bool swapped)
+{
+	size_t at = 0;
+
+	while (at < len) {
+		size_t n = sf_hold_request_length(data + at, len - at, swapped);
+		if (n == 0 || n > len - at)
+			return;
+		sf_hold_vocab_learn(vocab, data + at, n, swapped);
+		at += n;
+	}
 }
 
 static bool
@@ -96,11 +134,11 @@ knows(const struct sf_hold_vocab *vocab, enum sf_hold_match match,
 {
 	uint64_t key = match == SF_HOLD_MATCH_EXACT ? exact_key(request, len) :
 						      shape_key(request, len);
-	const uint64_t *keys = match == SF_HOLD_MATCH_EXACT ? vocab->exact :
-							     vocab->shape;
+	const struct sf_hold_keys *keys = match == SF_HOLD_MATCH_EXACT ?
+		&vocab->exact : &vocab->shape;
 
-	for (uint32_t i = 0; i < vocab->n; i++)
-		if (keys[i] == key)
+	for (uint32_t i = 0; i < keys->n; i++)
+		if (keys->key[i] == key)
 			return true;
 	return false;
 }

@@ -34,11 +34,16 @@
 
 #define SF_HOLD_VOCAB_MAX 32
 
-struct sf_hold_vocab {
-	uint64_t exact[SF_HOLD_VOCAB_MAX];	/* hash of the whole request */
-	uint64_t shape[SF_HOLD_VOCAB_MAX];	/* opcode, data byte, length */
+/* A set of keys; when full, the oldest goes. */
+struct sf_hold_keys {
+	uint64_t key[SF_HOLD_VOCAB_MAX];
 	uint32_t n;
 	uint32_t next;				/* replaced next when full */
+};
+
+struct sf_hold_vocab {
+	struct sf_hold_keys exact;	/* hash of the whole request */
+	struct sf_hold_keys shape;	/* opcode, data byte, length */
 };
 
 enum sf_hold_match {
@@ -60,6 +65,18 @@ sf_hold_vocab_init(struct sf_hold_vocab *vocab);
 void
 sf_hold_vocab_learn(struct sf_hold_vocab *vocab, const uint8_t *request,
 		    size_t len, bool swapped);
+
+/* Learns every whole request of a stream (what waited in a held
+ * client's socket, from a request's start); stops at the first that is
+ * incomplete or malformed. */
+void
+sf_hold_vocab_learn_stream(struct sf_hold_vocab *vocab, const uint8_t *data,
+			   size_t len, bool swapped);
+
+/* Adds what `src` learned to `dst` (a frame's requests, once the frame
+ * proved a blink or a tick). */
+void
+sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src);
 
 /* Judges the bytes waiting in a held client's socket (data, len: what a
  * peek returned, from a request's start).  `swapped`: the client's byte

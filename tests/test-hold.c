@@ -186,13 +186,51 @@ SF_TEST(a_full_vocabulary_forgets_its_oldest)
 		sf_hold_vocab_learn(&v, req, n, false);
 		sf_hold_vocab_learn(&v, req, n, false);	/* once only */
 	}
-	sf_assert_int_eq(v.n, SF_HOLD_VOCAB_MAX);
+	sf_assert_int_eq(v.exact.n, SF_HOLD_VOCAB_MAX);
+	sf_assert_int_eq(v.shape.n, 1);
 	request(req, IMAGE_TEXT8, 1, 5, 0, false);
 	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_EXACT, req, 20,
 				       false, 4096, NULL), SF_HOLD_NEW);
 	request(req, IMAGE_TEXT8, 1, 5, SF_HOLD_VOCAB_MAX, false);
 	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_EXACT, req, 20,
 				       false, 4096, NULL), SF_HOLD_KEEP);
+}
+
+SF_TEST(a_frame_learned_apart_is_merged)
+{
+	struct sf_hold_vocab frame, client;
+	uint8_t on[20];
+
+	sf_hold_vocab_init(&frame);
+	sf_hold_vocab_init(&client);
+	size_t n = request(on, IMAGE_TEXT8, 1, 5, 0x11, false);
+	sf_hold_vocab_learn(&frame, on, n, false);
+	sf_assert_int_eq(sf_hold_check(&client, SF_HOLD_MATCH_EXACT, on, n,
+				       false, 4096, NULL), SF_HOLD_NEW);
+	sf_hold_vocab_merge(&client, &frame);
+	sf_hold_vocab_merge(&client, &frame);
+	sf_assert_int_eq(client.exact.n, 1);
+	sf_assert_int_eq(sf_hold_check(&client, SF_HOLD_MATCH_EXACT, on, n,
+				       false, 4096, NULL), SF_HOLD_KEEP);
+}
+
+SF_TEST(a_stream_is_learned_request_by_request)
+{
+	struct sf_hold_vocab v;
+	uint8_t queue[128];
+
+	sf_hold_vocab_init(&v);
+	size_t a = request(queue, 70, 0, 5, 0x11, false);	/* fill */
+	size_t b = request(queue + a, 62, 0, 7, 0x22, false);	/* copy */
+	/* And the start of a third, not whole yet. */
+	request(queue + a + b, IMAGE_TEXT8, 1, 5, 0x33, false);
+	sf_hold_vocab_learn_stream(&v, queue, a + b + 8, false);
+	sf_assert_int_eq(v.exact.n, 2);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_EXACT, queue, a + b,
+				       false, 4096, NULL), SF_HOLD_KEEP);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_EXACT, queue,
+				       a + b + 20, false, 4096, NULL),
+			 SF_HOLD_NEW);
 }
 
 SF_TEST_MAIN()

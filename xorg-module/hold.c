@@ -40,9 +40,11 @@ struct sf_os_comm_head {
 	int fd;
 };
 
-/* More than this waiting lets a held client go whatever it is: far below
- * a socket's buffer, so the client never blocks writing to the server. */
-#define HOLD_BUDGET 8192
+/* More than this waiting lets a held client go whatever it is: below
+ * what a local socket buffers (some 200 kB with the kernel's overhead
+ * per write), so the client never blocks writing to the server.  An
+ * anti-aliased xclock sends 9 kB a tick. */
+#define HOLD_BUDGET (64 * 1024)
 
 static int
 client_fd(ClientPtr client)
@@ -73,6 +75,7 @@ sf_xorg_drawer_find(struct sf_xorg *sx, ClientPtr client, bool create)
 		return NULL;
 	d->client = client;
 	sf_hold_vocab_init(&d->vocab);
+	sf_hold_vocab_init(&d->candidate);
 	xorg_list_append(&d->link, &sx->drawers);
 	return d;
 }
@@ -100,23 +103,24 @@ sf_xorg_drawer_note_request(struct sf_xorg_window *xw, bool learn)
 }
 
 void
-sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool blink_or_tick)
+sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool held)
 {
 	struct sf_xorg *sx = xw->sx;
 
 	xw->drawer = xw->frame_mixed ? NULL : xw->frame_drawer;
-	/* The frame before is part of the blink too (its other phase):
-	 * learnt with it, the first hold does not end at the next one. */
-	if (blink_or_tick && xw->drawer && xw->frame_vocab.n) {
-		struct sf_xorg_drawer *d =
-			sf_xorg_drawer_find(sx, xw->drawer, true);
-		if (d) {
-			sf_hold_vocab_merge(&d->vocab, &xw->frame_vocab);
-			if (xw->prev_frame_drawer == xw->drawer)
-				sf_hold_vocab_merge(&d->vocab,
-						    &xw->prev_frame_vocab);
-		}
+	struct sf_xorg_drawer *d = xw->drawer ?
+		sf_xorg_drawer_find(sx, xw->drawer, held) : NULL;
+	/* The core held the frame: what drew it, what drew the frame
+	 * before (the blink's other phase) and what waited when the
+	 * client was last let go are its blinks or ticks. */
+	if (d && held) {
+		sf_hold_vocab_merge(&d->vocab, &xw->frame_vocab);
+		if (xw->prev_frame_drawer == xw->drawer)
+			sf_hold_vocab_merge(&d->vocab, &xw->prev_frame_vocab);
+		sf_hold_vocab_merge(&d->vocab, &d->candidate);
 	}
+	if (d)
+		sf_hold_vocab_init(&d->candidate);
 	xw->prev_frame_vocab = xw->frame_vocab;
 	xw->prev_frame_drawer = xw->drawer;
 	sf_hold_vocab_init(&xw->frame_vocab);
@@ -126,18 +130,25 @@ sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool blink_or_tick)
 }
 
 /* What waits in the held client's socket, judged. */
+static uint8_t peeked[HOLD_BUDGET + 1];
+static size_t peeked_len;
+
 static enum sf_hold_verdict
-judge(struct sf_xorg_hold *hold, uint8_t *opcode)
+judge(struct sf_xorg_hold *hold, uint8_t *opcode, bool *closed)
 {
-	static uint8_t buf[HOLD_BUDGET + 1];
+	uint8_t *buf = peeked;
 	ClientPtr client = hold->client;
 
-	ssize_t n = recv(hold->fd, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+	peeked_len = 0;
+	ssize_t n = recv(hold->fd, buf, sizeof(peeked), MSG_PEEK | MSG_DONTWAIT);
 	if (n < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? SF_HOLD_KEEP :
 								 SF_HOLD_MALFORMED;
-	if (n == 0)
-		return SF_HOLD_MALFORMED;	/* closed: let the server see */
+	if (n == 0) {
+		*closed = true;		/* let the server see it go */
+		return SF_HOLD_MALFORMED;
+	}
+	peeked_len = (size_t)n;
 	return sf_hold_check(&hold->drawer->vocab, hold->match, buf, (size_t)n,
 			     client->swapped, HOLD_BUDGET, opcode);
 }
@@ -146,15 +157,25 @@ static void
 let_go_if_more(struct sf_xorg *sx, struct sf_xorg_hold *hold)
 {
 	uint8_t opcode = 0;
-	enum sf_hold_verdict v = judge(hold, &opcode);
+	bool closed = false;
+	enum sf_hold_verdict v = judge(hold, &opcode, &closed);
 
 	if (v == SF_HOLD_KEEP)
 		return;
+	if (closed) {
+		sf_xorg_release_client(sx, hold->client,
+				       "its connection closed");
+		return;
+	}
 	sx->sends_released++;
 	if (v == SF_HOLD_NEW)
+		sf_hold_vocab_learn_stream(&hold->drawer->candidate, peeked,
+					   peeked_len, hold->client->swapped);
+	if (v == SF_HOLD_NEW)
 		sf_xorg_log(SF_LOG_DEBUG, "client %d: request %u is not one "
-			    "of its blinks or ticks", hold->client->index,
-			    opcode);
+			    "of its blinks or ticks (%u learnt)",
+			    hold->client->index, opcode,
+			    hold->drawer->vocab.exact.n);
 	sf_xorg_release_client(sx, hold->client, sf_hold_verdict_name(v));
 }
 
@@ -207,8 +228,9 @@ sf_xorg_hold_unwatch(struct sf_xorg *sx, struct sf_xorg_hold *hold)
 bool
 sf_xorg_hold_still_only_blinks(struct sf_xorg *sx, struct sf_xorg_hold *hold)
 {
+	bool closed = false;
 	(void)sx;
-	return judge(hold, NULL) == SF_HOLD_KEEP;
+	return judge(hold, NULL, &closed) == SF_HOLD_KEEP;
 }
 
 bool

@@ -49,6 +49,9 @@ struct sf_xorg_drawer {
 	struct xorg_list link;		/* sf_xorg.drawers */
 	ClientPtr client;
 	struct sf_hold_vocab vocab;
+	/* What waited when it was last let go for sending more: learnt
+	 * if the frame it draws is held too (it was a blink or tick). */
+	struct sf_hold_vocab candidate;
 };
 
 /* What RandR last said of one output's connector, for hotplugs. */
@@ -387,9 +390,10 @@ void
 sf_xorg_drawer_note_request(struct sf_xorg_window *xw, bool learn);
 
 /* The window's frame was committed: who drew it becomes its drawer, and
- * its requests part of the drawer's blinks or ticks if it was one. */
+ * its requests part of the drawer's blinks or ticks if the core held it
+ * (`held`). */
 void
-sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool blink_or_tick);
+sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool held);
 
 void
 sf_xorg_drawer_forget(struct sf_xorg *sx, ClientPtr client);

@@ -972,9 +972,7 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	uint64_t held_before = sf_surface_get_stats(xw->core)->held;
 	sf_surface_commit(xw->core, &commit);
 	xw->held = sf_surface_get_stats(xw->core)->held > held_before;
-	enum sf_class cls = sf_surface_get_classification(xw->core)->cls;
-	sf_xorg_drawer_end_frame(xw, cls == SF_CLASS_BLINKING ||
-				     cls == SF_CLASS_TICKING);
+	sf_xorg_drawer_end_frame(xw, xw->held);
 	xw->damage_events++;
 	if (xw->held)
 		xw->held_frames++;
