@@ -88,7 +88,7 @@ xt_diag "xterm ink before the popup ${before:-?}, at its first read-back" \
 xt_ok '[ "${before:-0}" -gt 10000 ]' "the xterm shows its text (setup)"
 # A frame at 60 Hz and the time xwd and python take, with room for a
 # loaded machine.
-xt_ok '[ "${ms:-10000}" -le 500 ]' \
-	"the area the popup covered is redrawn within 500 ms (${ms:-?} ms)"
+xt_ok '[ "${ms:-10000}" -le 1000 ]' \
+	"the area the popup covered is redrawn within a second (${ms:-?} ms)"
 xt_ok "kill -0 $XT_PID" "the server lives"
 xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"

@@ -7,7 +7,7 @@
 #
 #  1. stock Xorg: `seq 1 200000` (1.3 MB) through the xterm, timed;
 #  2. with stillframe, once the user is idle and xterm's blinks are held:
-#     a line every 2 s is on the screen within 500 ms (a frame and the
+#     a line every 2 s is on the screen within a second (a frame and the
 #     time xwd takes, with room for a loaded machine), while the blinks
 #     between the lines are still held;
 #  3. `seq 1 200000` finishes within 3x stock's time (+3 s).
@@ -118,10 +118,10 @@ for ms in ${lines_ms:-10000}; do
 	[ "$ms" -gt "$worst" ] && worst=$ms
 	# A frame at 60 Hz and the time xwd and python take, with room
 	# for a loaded machine; main's held xterm took 2 to 24 s.
-	[ "$ms" -gt 500 ] && late=$((late + 1))
+	[ "$ms" -gt 1000 ] && late=$((late + 1))
 done
 xt_ok '[ "$late" = 0 ]' \
-	"each line is on the screen within 500 ms (worst $worst ms)"
+	"each line is on the screen within a second (worst $worst ms)"
 held=$(grep -c 'client [0-9]* held' "$XT_LOG")
 xt_ok '[ "$held" -ge 5 ]' \
 	"the blinks between the lines were held again ($held holds)"
