@@ -233,4 +233,40 @@ SF_TEST(a_stream_is_learned_request_by_request)
 			 SF_HOLD_NEW);
 }
 
+/* Whatever a client writes is read within what was peeked: buffers of
+ * the exact size, so that the sanitizer build sees any overread. */
+SF_TEST(random_bytes_are_judged_within_their_length)
+{
+	struct sf_hold_vocab v;
+	uint32_t seed = 12345;
+	uint8_t on[20];
+
+	sf_hold_vocab_init(&v);
+	size_t n = request(on, IMAGE_TEXT8, 1, 5, 0x11, false);
+	sf_hold_vocab_learn(&v, on, n, false);
+	for (int round = 0; round < 20000; round++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t len = (seed >> 16) % 96;
+		uint8_t *buf = malloc(len ? len : 1);
+		sf_assert(buf);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			buf[i] = (uint8_t)(seed >> 24);
+			/* Short lengths now and then, so that whole
+			 * requests follow each other. */
+			if (i % 4 == 2 && (seed & 0x300) == 0)
+				buf[i] = (uint8_t)(seed >> 12 & 7);
+			if (i % 4 == 3 && (seed & 0x300) == 0)
+				buf[i] = 0;
+		}
+		enum sf_hold_verdict verdict = sf_hold_check(
+			&v, (round & 1) ? SF_HOLD_MATCH_SHAPE :
+					  SF_HOLD_MATCH_EXACT,
+			buf, len, round & 2, 64, NULL);
+		sf_hold_vocab_learn_stream(&v, buf, len, round & 2);
+		free(buf);
+		sf_assert(verdict <= SF_HOLD_MALFORMED);
+	}
+}
+
 SF_TEST_MAIN()
