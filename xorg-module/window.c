@@ -47,6 +47,10 @@
  * is kept apart).  Waking at SETTLE instead cost a 60 fps video one
  * more sleep and wake-up of the server per frame. */
 #define SETTLE_WAKE SF_MSEC(50)
+/* The most a blink (a caret or a cursor cell) and a tick (a clock) draw,
+ * in pixels, for their requests to be learnt as such (hold.c). */
+#define MAX_BLINK_AREA (64 * 64)
+#define MAX_TICK_AREA (256 * 256)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
 
@@ -972,7 +976,16 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	uint64_t held_before = sf_surface_get_stats(xw->core)->held;
 	sf_surface_commit(xw->core, &commit);
 	xw->held = sf_surface_get_stats(xw->core)->held > held_before;
-	sf_xorg_drawer_end_frame(xw, xw->held);
+	/* What drew a held frame is learnt as the client's blinks or ticks
+	 * only if it drew little: a frame that scrolled a terminal, held
+	 * too while the class is blinking, must never be taken for a blink,
+	 * or the same line printed again would wait. */
+	enum sf_class cls = sf_surface_get_classification(xw->core)->cls;
+	int64_t area = n_boxes ? (int64_t)(ext.x2 - ext.x1) * (ext.y2 - ext.y1) :
+				 0;
+	sf_xorg_drawer_end_frame(xw, xw->held &&
+				 area <= (cls == SF_CLASS_TICKING ?
+					  MAX_TICK_AREA : MAX_BLINK_AREA));
 	xw->damage_events++;
 	if (xw->held)
 		xw->held_frames++;

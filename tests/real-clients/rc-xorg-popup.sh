@@ -60,7 +60,7 @@ def ink():
 
 before = ink()
 popup = subprocess.Popen(["xmessage", "-display", display, "-geometry",
-                          "360x200+40+40", "-timeout", "3",
+                          "360x200+40+40", "-timeout", "4",
                           "a popup over the held xterm"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 popup.wait()
@@ -79,8 +79,11 @@ while time.monotonic() - t0 < 10:
 print(before, first, ms)
 PY
 witness=$!
-sleep 2
-xt_ok "window_held xterm" "the xterm is held while the popup covers it (setup)"
+xt_poll 5 "the popup" eval \
+	'[ -n "$(DISPLAY=$XT_DISPLAY xdotool search --onlyvisible --class Xmessage 2>/dev/null)" ]'
+# Its mapping let the xterm go; its next blink is held again.
+xt_ok "xt_poll 2.5 'xterm held' window_held xterm" \
+	"the xterm is held while the popup covers it (setup)"
 wait "$witness"
 read -r before first ms <"$XT_DIR/popup.out"
 xt_diag "xterm ink before the popup ${before:-?}, at its first read-back" \
