@@ -42,7 +42,7 @@ sleep 3
 
 # 15 s of an idle user, counted by the witness.
 # It runs until its stdin ends.
-"$witness" --display "$XT_DISPLAY" < <(sleep 60) >"$XT_DIR/witness" 2>&1 &
+"$witness" --display "$XT_DISPLAY" < <(sleep 30 2>/dev/null) >"$XT_DIR/witness" 2>&1 &
 witness_pid=$!
 XT_CLIENT_PIDS+=("$witness_pid")
 sleep 1
