@@ -8,8 +8,10 @@
  * generation, serves the STILLFRAME requests and follows input;
  * output.c turns RandR outputs into the core's outputs and carries out
  * mode and DPMS changes; window.c tracks top-level windows, their damage
- * and hints, and holds and releases their clients.  Nothing here makes a
- * decision: common/ does.
+ * and hints, and holds and releases the clients that draw them; hold.c
+ * learns what those clients' blinks and ticks are and watches a held
+ * client's socket for anything else.  Nothing here makes a decision:
+ * common/ does (sf-hold.h judges what waits in a held client's socket).
  */
 
 #include <stdbool.h>
