@@ -621,7 +621,9 @@ proc_list_windows(ClientPtr client)
 		size_t len = strlen(xw->instance);
 		uint8_t flags = 0;
 		uint32_t pf = xw->hint[STILLFRAME_X_HINT_FLAGS];
-		if (sf_xorg_client_is_held(sx, xw->owner))
+		/* Held is said of the window whose drawing client is held
+		 * (not always its owner). */
+		if (xw->drawer && sf_xorg_client_is_held(sx, xw->drawer))
 			flags |= STILLFRAME_X_WINDOW_HELD;
 		if (pf & STILLFRAME_X_FLAG_ESSENTIAL ||
 		    (!(pf & STILLFRAME_X_FLAG_ALL) &&
@@ -1089,6 +1091,7 @@ instance_destroy(struct sf_xorg *sx)
 		free(sel);
 	}
 	TimerFree(sx->timer);
+	sf_xorg_hold_finish(sx);
 	sf_xorg_window_unhook_properties();
 	RemoveBlockAndWakeupHandlers(block_handler, wakeup_handler, sx);
 	DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
@@ -1128,6 +1131,8 @@ sf_xorg_extension_init(void)
 	xorg_list_init(&sx->windows);
 	xorg_list_init(&sx->fresh_windows);
 	xorg_list_init(&sx->holds);
+	xorg_list_init(&sx->drawers);
+	sx->hold_epoll_fd = -1;
 	xorg_list_init(&sx->selections);
 	xorg_list_init(&sx->connectors);
 	sx->timer_deadline = SF_TIME_NEVER;
@@ -1157,7 +1162,8 @@ sf_xorg_extension_init(void)
 			goto fail;
 		sx->screens_open++;
 	}
-	if (!RegisterBlockAndWakeupHandlers(block_handler, wakeup_handler, sx) ||
+	if (!sf_xorg_hold_init(sx) ||
+	    !RegisterBlockAndWakeupHandlers(block_handler, wakeup_handler, sx) ||
 	    !AddCallback(&DeviceEventCallback, device_event_handle, sx) ||
 	    !AddCallback(&ClientStateCallback, client_state_handle, sx) ||
 	    !XaceRegisterCallback(XACE_DEVICE_ACCESS, device_access_handle,
@@ -1193,6 +1199,7 @@ fail:
 		DeleteCallback(&ClientStateCallback, client_state_handle, sx);
 		XaceDeleteCallback(XACE_DEVICE_ACCESS, device_access_handle,
 				   sx);
+		sf_xorg_hold_finish(sx);
 		sf_core_destroy(sx->core);
 		sf_platform_destroy(sx->platform);
 		free(sx);

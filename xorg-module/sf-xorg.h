@@ -8,8 +8,10 @@
  * generation, serves the STILLFRAME requests and follows input;
  * output.c turns RandR outputs into the core's outputs and carries out
  * mode and DPMS changes; window.c tracks top-level windows, their damage
- * and hints, and holds and releases their clients.  Nothing here makes a
- * decision: common/ does.
+ * and hints, and holds and releases the clients that draw them; hold.c
+ * learns what those clients' blinks and ticks are and watches a held
+ * client's socket for anything else.  Nothing here makes a decision:
+ * common/ does (sf-hold.h judges what waits in a held client's socket).
  */
 
 #include <stdbool.h>
@@ -28,6 +30,7 @@
 #include "sf-core.h"
 #include "sf-platform.h"
 #include "sf-tiles.h"
+#include "sf-hold.h"
 
 struct sf_xorg_output;
 struct sf_xorg_window;
@@ -38,6 +41,19 @@ struct sf_xorg_hold {
 	ClientPtr client;
 	struct sf_xorg_output *output;
 	sf_time_t since;
+	int fd;				/* its socket, watched (hold.c) */
+	struct sf_xorg_drawer *drawer;	/* what it may send and stay held */
+	enum sf_hold_match match;	/* blinks exactly, ticks by shape */
+};
+
+/* A client that drew a blink or tick: the requests it drew them with. */
+struct sf_xorg_drawer {
+	struct xorg_list link;		/* sf_xorg.drawers */
+	ClientPtr client;
+	struct sf_hold_vocab vocab;
+	/* What waited when it was last let go for sending more: learnt
+	 * if the frame it draws is held too (it was a blink or tick). */
+	struct sf_hold_vocab candidate;
 };
 
 /* What RandR last said of one output's connector, for hotplugs. */
@@ -93,6 +109,9 @@ struct sf_xorg {
 	struct xorg_list outputs;	/* sf_xorg_output.link */
 	struct xorg_list windows;	/* sf_xorg_window.link */
 	struct xorg_list holds;		/* sf_xorg_hold.link */
+	struct xorg_list drawers;	/* sf_xorg_drawer.link */
+	int hold_epoll_fd;		/* held clients' sockets (hold.c) */
+	uint32_t sends_released;	/* let go for sending more */
 	struct xorg_list selections;	/* sf_xorg_selection.link */
 	struct xorg_list connectors;	/* sf_xorg_connector.link */
 	/* RandR's outputs, screen by screen, as the last full poll left
@@ -241,6 +260,17 @@ struct sf_xorg_window {
 	 * frame.  Its client is the one that draws here, and is held. */
 	WindowPtr client_window;
 	ClientPtr owner;		/* client_window's client */
+	/* The client whose requests drew the last frame here (the owner,
+	 * or another: Chromium's GPU process), NULL when several did or
+	 * the server itself: that client is held, or none. */
+	ClientPtr drawer;
+	ClientPtr frame_drawer;		/* so far in the frame coming */
+	bool frame_mixed;		/* more than one drew it */
+	ClientPtr frame_seq_client;	/* the request last learned */
+	unsigned long frame_seq;
+	struct sf_hold_vocab frame_vocab; /* the frame's requests */
+	struct sf_hold_vocab prev_frame_vocab; /* the frame's before */
+	ClientPtr prev_frame_drawer;
 	struct sf_surface *core;
 	DamagePtr damage;
 	RegionRec pending;		/* damage not yet reported */
@@ -308,6 +338,10 @@ void
 sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
 		const char *why);
 
+/* Lets one client go, wherever it is held. */
+void
+sf_xorg_release_client(struct sf_xorg *sx, ClientPtr client, const char *why);
+
 /* The client is gone: forget its holds. */
 void
 sf_xorg_forget_client(struct sf_xorg *sx, ClientPtr client);
@@ -340,5 +374,44 @@ sf_xorg_window_hook_properties(void);
 
 void
 sf_xorg_window_unhook_properties(void);
+
+/* --- hold.c --- */
+
+bool
+sf_xorg_hold_init(struct sf_xorg *sx);
+
+void
+sf_xorg_hold_finish(struct sf_xorg *sx);
+
+/* The client's record of its blink and tick requests, made if `create`. */
+struct sf_xorg_drawer *
+sf_xorg_drawer_find(struct sf_xorg *sx, ClientPtr client, bool create);
+
+/* Called from the damage report, inside the request that drew: notes
+ * the client drawing the window's coming frame, and its request when
+ * `learn` (the window blinks or ticks). */
+void
+sf_xorg_drawer_note_request(struct sf_xorg_window *xw, bool learn);
+
+/* The window's frame was committed: who drew it becomes its drawer, and
+ * its requests part of the drawer's blinks or ticks if the core held it
+ * (`held`). */
+void
+sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool held);
+
+void
+sf_xorg_drawer_forget(struct sf_xorg *sx, ClientPtr client);
+
+/* Watches a held client's socket; false if it cannot be (then it must
+ * not be held). */
+bool
+sf_xorg_hold_watch(struct sf_xorg *sx, struct sf_xorg_hold *hold);
+
+void
+sf_xorg_hold_unwatch(struct sf_xorg *sx, struct sf_xorg_hold *hold);
+
+/* Whether what waits in its socket is only its blinks or ticks. */
+bool
+sf_xorg_hold_still_only_blinks(struct sf_xorg *sx, struct sf_xorg_hold *hold);
 
 #endif /* SF_XORG_H */

@@ -8,10 +8,13 @@
  *
  * X has no repaint to veto: a client's drawing is on screen once its
  * request ran.  So when the core holds an output's damage (blinks and
- * ticks while the user is idle), the clients that drew it are held
- * instead (IgnoreClient): their next blink waits, queued in their socket,
- * until the output paints again, input arrives, the class's staleness
- * deadline passes or the window turns essential (AttendClient).
+ * ticks while the user is idle), the client that drew it is held instead
+ * (IgnoreClient): its next blink waits, queued in its socket, until the
+ * output paints again, input arrives, the class's staleness deadline
+ * passes, the window turns essential, its window is covered, uncovered
+ * or exposed (ClipNotify), or it sends anything but its blinks or ticks
+ * (hold.c watches its socket): then it is let go (AttendClient) in the
+ * same server cycle.  Nothing but a blink or a tick waits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +47,15 @@
  * is kept apart).  Waking at SETTLE instead cost a 60 fps video one
  * more sleep and wake-up of the server per frame. */
 #define SETTLE_WAKE SF_MSEC(50)
+/* The most a blink (a caret or a cursor cell) and a tick (a clock) draw,
+ * in pixels, for their requests to be learnt as such (hold.c). */
+#define MAX_BLINK_AREA (64 * 64)
+#define MAX_TICK_AREA (256 * 256)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
 
 struct screen_hooks {
+	ClipNotifyProcPtr clip_notify;
 	RealizeWindowProcPtr realize;
 	UnrealizeWindowProcPtr unrealize;
 	DestroyWindowProcPtr destroy;
@@ -244,6 +252,12 @@ window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 	struct sf_xorg *sx = xw->sx;
 	(void)damage;
 
+	/* Who draws, and with what, is only known now, inside the
+	 * request.  Not learnt from what draws much: a blink or a tick
+	 * is small. */
+	enum sf_class cls = sf_surface_get_classification(xw->core)->cls;
+	sf_xorg_drawer_note_request(xw, cls != SF_CLASS_VIDEO &&
+					    cls != SF_CLASS_ANIMATING);
 	if (!grow_box(&xw->fresh, region))
 		RegionUnion(&xw->fresh, &xw->fresh, region);
 	if (xorg_list_is_empty(&xw->fresh_link))
@@ -691,6 +705,34 @@ sf_xorg_window_unhook_properties(void)
 
 /* --- screen hooks --- */
 
+/* A window covered, uncovered, moved or exposed: whoever draws it must
+ * be free to draw what the change asks for (an exposed area is redrawn
+ * at once, not at the hold's deadline). */
+static void
+screen_handle_clip_notify(WindowPtr win, int dx, int dy)
+{
+	ScreenPtr screen = win->drawable.pScreen;
+	struct screen_hooks *h = screen_hooks(screen);
+	struct sf_xorg *sx = sf_xorg_instance;
+
+	if (h->clip_notify) {
+		screen->ClipNotify = h->clip_notify;
+		screen->ClipNotify(win, dx, dy);
+		h->clip_notify = screen->ClipNotify;
+		screen->ClipNotify = screen_handle_clip_notify;
+	}
+	if (!sx || xorg_list_is_empty(&sx->holds))
+		return;
+	WindowPtr top = root_child_of(win);
+	struct sf_xorg_window *xw = top ? sf_xorg_window_find(sx, top) : NULL;
+	if (!xw)
+		return;
+	sf_xorg_release_client(sx, xw->drawer, "its window was covered, "
+			       "uncovered or exposed");
+	sf_xorg_release_client(sx, xw->owner, "its window was covered, "
+			       "uncovered or exposed");
+}
+
 static Bool
 screen_handle_realize(WindowPtr win)
 {
@@ -779,6 +821,7 @@ screen_handle_close(ScreenPtr screen)
 	/* While RandR and the windows still exist: put the user's modes
 	 * back and let every held client go. */
 	sf_xorg_screen_closed(screen);
+	screen->ClipNotify = h->clip_notify;
 	screen->RealizeWindow = h->realize;
 	screen->UnrealizeWindow = h->unrealize;
 	screen->DestroyWindow = h->destroy;
@@ -799,6 +842,8 @@ sf_xorg_window_init_screen(struct sf_xorg *sx, ScreenPtr screen)
 	if (!h)
 		return false;
 	dixSetPrivate(&screen->devPrivates, &screen_key, h);
+	h->clip_notify = screen->ClipNotify;
+	screen->ClipNotify = screen_handle_clip_notify;
 	h->realize = screen->RealizeWindow;
 	screen->RealizeWindow = screen_handle_realize;
 	h->unrealize = screen->UnrealizeWindow;
@@ -932,6 +977,16 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	uint64_t held_before = sf_surface_get_stats(xw->core)->held;
 	sf_surface_commit(xw->core, &commit);
 	xw->held = sf_surface_get_stats(xw->core)->held > held_before;
+	/* What drew a held frame is learnt as the client's blinks or ticks
+	 * only if it drew little: a frame that scrolled a terminal, held
+	 * too while the class is blinking, must never be taken for a blink,
+	 * or the same line printed again would wait. */
+	enum sf_class cls = sf_surface_get_classification(xw->core)->cls;
+	int64_t area = n_boxes ? (int64_t)(ext.x2 - ext.x1) * (ext.y2 - ext.y1) :
+				 0;
+	sf_xorg_drawer_end_frame(xw, xw->held &&
+				 area <= (cls == SF_CLASS_TICKING ?
+					  MAX_TICK_AREA : MAX_BLINK_AREA));
 	xw->damage_events++;
 	if (xw->held)
 		xw->held_frames++;
@@ -942,15 +997,15 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	}
 }
 
-/* The core keeps a held client's windows in their class: their next
- * commits come at our release, not on their own cadence. */
+/* The core keeps the windows a held client draws in their class: their
+ * next commits come at our release, not on their own cadence. */
 static void
 mark_client_windows(struct sf_xorg *sx, ClientPtr client, bool held)
 {
 	struct sf_xorg_window *xw;
 
 	xorg_list_for_each_entry(xw, &sx->windows, link)
-		if (xw->owner == client)
+		if (xw->drawer == client)
 			sf_surface_set_held(xw->core, held);
 }
 
@@ -966,17 +1021,37 @@ sf_xorg_client_is_held(struct sf_xorg *sx, ClientPtr client)
 }
 
 static void
-hold_client(struct sf_xorg *sx, ClientPtr client, struct sf_xorg_output *xo,
-	    sf_time_t now)
+hold_client(struct sf_xorg *sx, struct sf_xorg_window *xw,
+	    struct sf_xorg_output *xo, sf_time_t now)
 {
-	if (client->clientGone || sf_xorg_client_is_held(sx, client))
+	ClientPtr client = xw->drawer;
+
+	/* Not with requests read and not yet run: they are no blink the
+	 * module has seen, and it could not see them wait. */
+	if (!client || client->clientGone ||
+	    sf_xorg_client_is_held(sx, client) ||
+	    !xorg_list_is_empty(&client->ready))
 		return;
+	struct sf_xorg_drawer *drawer = sf_xorg_drawer_find(sx, client, false);
+	if (!drawer)
+		return;		/* none of its blinks or ticks known */
 	struct sf_xorg_hold *hold = calloc(1, sizeof(*hold));
 	if (!hold)
 		return;		/* not holding is always safe */
 	hold->client = client;
 	hold->output = xo;
 	hold->since = now;
+	hold->fd = -1;
+	hold->drawer = drawer;
+	hold->match = sf_surface_get_classification(xw->core)->cls ==
+				      SF_CLASS_TICKING ?
+			      SF_HOLD_MATCH_SHAPE : SF_HOLD_MATCH_EXACT;
+	if (!sf_xorg_hold_watch(sx, hold) ||
+	    !sf_xorg_hold_still_only_blinks(sx, hold)) {
+		sf_xorg_hold_unwatch(sx, hold);
+		free(hold);
+		return;
+	}
 	IgnoreClient(client);
 	xorg_list_append(&hold->link, &sx->holds);
 	mark_client_windows(sx, client, true);
@@ -984,16 +1059,18 @@ hold_client(struct sf_xorg *sx, ClientPtr client, struct sf_xorg_output *xo,
 		    "ticks while the user is idle", client->index);
 }
 
-void
-sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
-		const char *why)
+static void
+release_where(struct sf_xorg *sx, struct sf_xorg_output *xo,
+	      ClientPtr client, const char *why)
 {
 	struct sf_xorg_hold *hold, *next;
 
 	xorg_list_for_each_entry_safe(hold, next, &sx->holds, link) {
-		if (xo && hold->output != xo)
+		if ((xo && hold->output != xo) ||
+		    (client && hold->client != client))
 			continue;
 		xorg_list_del(&hold->link);
+		sf_xorg_hold_unwatch(sx, hold);
 		mark_client_windows(sx, hold->client, false);
 		if (!hold->client->clientGone)
 			AttendClient(hold->client);
@@ -1007,14 +1084,30 @@ sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
 }
 
 void
+sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
+		const char *why)
+{
+	release_where(sx, xo, NULL, why);
+}
+
+void
+sf_xorg_release_client(struct sf_xorg *sx, ClientPtr client, const char *why)
+{
+	if (client)
+		release_where(sx, NULL, client, why);
+}
+
+void
 sf_xorg_forget_client(struct sf_xorg *sx, ClientPtr client)
 {
 	struct sf_xorg_hold *hold, *next;
 
+	sf_xorg_drawer_forget(sx, client);
 	xorg_list_for_each_entry_safe(hold, next, &sx->holds, link) {
 		if (hold->client != client)
 			continue;
 		xorg_list_del(&hold->link);
+		sf_xorg_hold_unwatch(sx, hold);
 		sf_xorg_log(SF_LOG_INFO, "client %d gone while held: its hold "
 			    "is dropped", client->index);
 		free(hold);
@@ -1028,7 +1121,7 @@ client_drew_unheld(struct sf_xorg *sx, ClientPtr client)
 	struct sf_xorg_window *xw;
 
 	xorg_list_for_each_entry(xw, &sx->windows, link)
-		if (xw->owner == client && xw->committed_now && !xw->held)
+		if (xw->drawer == client && xw->committed_now && !xw->held)
 			return true;
 	return false;
 }
@@ -1080,10 +1173,11 @@ sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 		}
 		xorg_list_for_each_entry(xw, &sx->windows, link) {
 			if (xw->output != xo || !xw->committed_now ||
-			    !xw->held || client_drew_unheld(sx, xw->owner) ||
+			    !xw->held || !xw->drawer ||
+			    client_drew_unheld(sx, xw->drawer) ||
 			    !sf_surface_may_hold_client(xw->core, now))
 				continue;
-			hold_client(sx, xw->owner, xo, now);
+			hold_client(sx, xw, xo, now);
 		}
 	}
 	if (sx->damage_pending)

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SF_HOLD_H
+#define SF_HOLD_H
+
+/*
+ * What a held X client may send and still stay held.
+ *
+ * X has no repaint to veto, so a client that only blinks or ticks while
+ * the user is idle is held instead: the server stops reading its socket.
+ * Everything else the client sends must still be drawn at once: text a
+ * program prints into a held terminal, a redraw after an exposure, a
+ * request it waits on for a reply.  So while it is held, what waits in
+ * its socket is read without being taken (a peek) and judged here: the
+ * client stays held only while every waiting request is one it sent in
+ * the blinks or ticks already seen (its vocabulary), and while what waits
+ * is small enough never to fill the socket, which would block the client
+ * and, behind it, whatever writes to it (a build writing into a held
+ * terminal).
+ *
+ * A blink draws the same requests again and again (the cursor cell in
+ * its two phases), so blinks are compared byte for byte.  A tick draws
+ * new content each time (the next second's digits or hands), so ticks
+ * are compared by shape only: the same request with the same length and
+ * the same data byte (an extension's minor opcode, a text's length).
+ *
+ * The wire format is read here without X headers: a request is a major
+ * opcode byte, a data byte and a 16-bit length in 4-byte units (in the
+ * client's byte order), or 0 and a 32-bit length after it (BIG-REQUESTS).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SF_HOLD_VOCAB_MAX 32
+
+/* A set of keys; when full, the oldest goes. */
+struct sf_hold_keys {
+	uint64_t key[SF_HOLD_VOCAB_MAX];
+	uint32_t n;
+	uint32_t next;				/* replaced next when full */
+};
+
+struct sf_hold_vocab {
+	struct sf_hold_keys exact;	/* hash of the whole request */
+	struct sf_hold_keys shape;	/* opcode, data byte, length */
+};
+
+enum sf_hold_match {
+	SF_HOLD_MATCH_EXACT = 0,	/* blinks: byte for byte */
+	SF_HOLD_MATCH_SHAPE,		/* ticks: by shape */
+};
+
+enum sf_hold_verdict {
+	SF_HOLD_KEEP = 0,	/* only learned requests wait (or none) */
+	SF_HOLD_NEW,		/* a request not seen in a blink or tick */
+	SF_HOLD_TOO_MUCH,	/* more than the budget waits */
+	SF_HOLD_MALFORMED,	/* not a request stream from its start */
+};
+
+void
+sf_hold_vocab_init(struct sf_hold_vocab *vocab);
+
+/* The request (len bytes, a whole one) was part of a blink or tick. */
+void
+sf_hold_vocab_learn(struct sf_hold_vocab *vocab, const uint8_t *request,
+		    size_t len, bool swapped);
+
+/* Learns every whole request of a stream (what waited in a held
+ * client's socket, from a request's start); stops at the first that is
+ * incomplete or malformed. */
+void
+sf_hold_vocab_learn_stream(struct sf_hold_vocab *vocab, const uint8_t *data,
+			   size_t len, bool swapped);
+
+/* Adds what `src` learned to `dst` (a frame's requests, once the frame
+ * proved a blink or a tick). */
+void
+sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src);
+
+/* Judges the bytes waiting in a held client's socket (data, len: what a
+ * peek returned, from a request's start).  `swapped`: the client's byte
+ * order is not the host's.  More than `budget` bytes waiting lets it go
+ * whatever they are.  *opcode, if not NULL, gets the major opcode of the
+ * first request that was not learned. */
+enum sf_hold_verdict
+sf_hold_check(const struct sf_hold_vocab *vocab, enum sf_hold_match match,
+	      const uint8_t *data, size_t len, bool swapped, size_t budget,
+	      uint8_t *opcode);
+
+/* The request's length in bytes from its header (len bytes available),
+ * or 0 when the header is incomplete or invalid. */
+size_t
+sf_hold_request_length(const uint8_t *data, size_t len, bool swapped);
+
+const char *
+sf_hold_verdict_name(enum sf_hold_verdict verdict);
+
+#endif /* SF_HOLD_H */

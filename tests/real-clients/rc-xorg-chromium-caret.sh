@@ -1,0 +1,88 @@
+#!/bin/bash
+# Chromium on X with a focused textarea, the user idle: its window belongs
+# to the browser process and is drawn by another (the GPU process, which
+# composites also in software).  The client that draws is the one held,
+# so the caret's blinks wait, and the status's "held" is only said of a
+# window whose drawing really waits (issue 25, finding 8: main held the
+# window's owner, said "held", and the caret drew 101-141 times a
+# minute).  Judged from outside stillframe: X Damage on the browser's
+# top-level window, counted by the benchmarks' witness (sf-bench-x).
+set -u
+. "$(dirname "$0")/../xorg/lib.sh"
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || xt_skip "chromium missing (run scripts/install-deps)"
+for tool in Xorg xdotool xdpyinfo; do
+	command -v "$tool" >/dev/null ||
+		xt_skip "$tool missing (run scripts/install-deps)"
+done
+[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
+[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+# The witness is built with the benchmarks, next to the module's folder.
+witness=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
+[ -x "$witness" ] || xt_skip "sf-bench-x not built (needs xcb-damage)"
+
+xt_plan 6
+
+xt_start sf <<-EOF
+	Option "SuppressIdleDelay" "1500"
+	Option "LowRefreshTimeout" "1000"
+	Option "BlinkMaxStaleness" "30000"
+EOF
+page='data:text/html,<body style="margin:0"><textarea autofocus
+ style="width:300px;height:100px"></textarea></body>'
+xt_client "$browser" --ozone-platform=x11 --no-sandbox --disable-gpu \
+	--no-first-run --user-data-dir="$XT_DIR/chromium" \
+	--window-position=0,0 --window-size=500,300 --app="$page"
+xt_poll 45 "chromium's window" eval \
+	'[ -n "$(DISPLAY=$XT_DISPLAY xdotool search --onlyvisible --class chromium 2>/dev/null)" ]'
+win=$(DISPLAY=$XT_DISPLAY xdotool search --onlyvisible --class chromium 2>/dev/null |
+	tail -n 1)
+# The caret blinks only in a focused window; there is no window manager.
+DISPLAY=$XT_DISPLAY xdotool windowfocus "$win" 2>/dev/null
+# An --app window's WM_CLASS instance is made from its address, too long
+# for ListWindows to show whole: the browser's is the only window.
+only_field() {	# only_field FIELD: FIELD of the one tracked window
+	raw windows | tr '|' '\n' | awk -v f="$1" '
+		$1 == "window" { for (i = 1; i < NF; i++)
+			if ($i == f) { print $(i + 1); exit } }'
+}
+only_held() {
+	local flags
+	flags=$(only_field flags)
+	[ -n "$flags" ] && [ $((flags & 1)) = 1 ]
+}
+xt_ok "xt_poll 30 'a caret blink' eval '[ \"\$(only_field class)\" = 4 ]'" \
+	"chromium's caret is classed blinking (setup)" ||
+	xt_diag "$(raw windows)"
+
+# 20 s of an idle user, counted by the witness.
+# It runs until its stdin ends.
+"$witness" --display "$XT_DISPLAY" < <(sleep 30 2>/dev/null) >"$XT_DIR/witness" 2>&1 &
+witness_pid=$!
+XT_CLIENT_PIDS+=("$witness_pid")
+sleep 1
+held_seen=0
+for i in $(seq 20); do
+	sleep 1
+	only_held && held_seen=$((held_seen + 1))
+done
+kill "$witness_pid" 2>/dev/null
+wait "$witness_pid" 2>/dev/null
+# Every top-level window of the browser counts (it may draw more than one).
+draws=$(awk '$1 == "damage" { n++ } END { print n + 0 }' "$XT_DIR/witness")
+xt_diag "in 20 s idle: $draws damage reports on the screen; status said" \
+	"held in $held_seen of 20 samples"
+# Unheld, the caret draws twice a second: 40 in 20 s.
+xt_ok '[ "$draws" -le 10 ]' \
+	"idle, the caret's draws are held (${draws} in 20 s; unheld some 40)"
+xt_ok '[ "$held_seen" -ge 10 ]' \
+	"and status says held ($held_seen of 20 samples)"
+# Said held, the window must not be drawing on: at most one draw per
+# three samples said held (main said held while the caret drew on).
+xt_ok '[ "$held_seen" = 0 ] || [ "$draws" -le $((held_seen / 3 + 1)) ]' \
+	"the status says held only of a window whose drawing waits"
+xt_diag "$(grep "stillframe: client" "$XT_LOG" | tail -n 4)"
+xt_ok "kill -0 $XT_PID" "the server lives"
+xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"

@@ -1,0 +1,70 @@
+#!/bin/bash
+# A window drawn by a client that does not own it (issue 25, finding 8:
+# Chromium's window belongs to the browser process and is drawn by the
+# GPU process).  Here an `xterm -bc` is embedded with `-into` in a window
+# of xlogo: the top-level belongs to xlogo, the caret's blinks are
+# xterm's.  The client that draws is the one held, so idle, the blinks
+# wait, and the status says "held" only of a window whose drawing waits.
+# Judged from outside stillframe: X Damage on the top-level, counted by
+# the benchmarks' witness (sf-bench-x, DAMAGE only).
+set -u
+. "$(dirname "$0")/../xorg/lib.sh"
+
+for tool in Xorg xterm xlogo xdotool xdpyinfo; do
+	command -v "$tool" >/dev/null ||
+		xt_skip "$tool missing (run scripts/install-deps)"
+done
+[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
+[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+# The witness is built with the benchmarks, next to the module's folder.
+witness=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
+[ -x "$witness" ] || xt_skip "sf-bench-x not built (needs xcb-damage)"
+
+xt_plan 6
+
+xt_start sf <<-EOF
+	Option "SuppressIdleDelay" "1500"
+	Option "LowRefreshTimeout" "1000"
+	Option "BlinkMaxStaleness" "30000"
+EOF
+xt_client xlogo -geometry 500x300+0+0
+xt_poll "$XT_TIMEOUT" "xlogo's window" eval '[ -n "$(window_id xlogo)" ]'
+host=$(window_id xlogo)
+xt_client xterm -bc -into "$host" -geometry 40x10
+xt_poll "$XT_TIMEOUT" "the embedded xterm" eval '[ -n "$(window_id xterm)" ]'
+# The caret blinks only with the keyboard focus; no window manager.
+DISPLAY=$XT_DISPLAY xdotool windowfocus "$(window_id xterm)"
+xt_ok "xt_poll 10 'blinking' window_field_is xlogo class 4" \
+	"xlogo's top-level, drawn by xterm, is classed blinking (setup)" ||
+	xt_diag "$(raw windows)"
+sleep 3
+
+# 15 s of an idle user, counted by the witness.
+# It runs until its stdin ends.
+"$witness" --display "$XT_DISPLAY" < <(sleep 30 2>/dev/null) >"$XT_DIR/witness" 2>&1 &
+witness_pid=$!
+XT_CLIENT_PIDS+=("$witness_pid")
+sleep 1
+held_seen=0
+for i in $(seq 15); do
+	sleep 1
+	window_held xlogo && held_seen=$((held_seen + 1))
+done
+draws=$(awk '$1 == "damage" { n++ } END { print n + 0 }' "$XT_DIR/witness")
+kill "$witness_pid" 2>/dev/null
+wait "$witness_pid" 2>/dev/null
+xt_diag "in 15 s idle: $draws damage reports on the screen; the status" \
+	"said held in $held_seen of 15 samples" \
+	"$(grep 'stillframe: client [0-9]* held' "$XT_LOG" | tail -n 2)"
+# Unheld, xterm's caret draws twice in 0.9 s: some 33 times in 15 s.
+xt_ok '[ "$draws" -le 5 ]' \
+	"idle, the embedded xterm's blinks are held ($draws draws in 15 s)"
+xt_ok '[ "$held_seen" -ge 8 ]' \
+	"and the status says held ($held_seen of 15 samples)"
+# Said held, the window must not be drawing on: at most one draw per
+# three samples said held.
+xt_ok '[ "$held_seen" = 0 ] || [ "$draws" -le $((held_seen / 3 + 1)) ]' \
+	"the status says held only of a window whose drawing waits"
+xt_ok "kill -0 $XT_PID" "the server lives"
+xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
