@@ -73,6 +73,7 @@ struct sf_weston {
 	uint32_t inhibitors;		/* our idle inhibitors (surfaces') */
 	bool inhibitors_applied;	/* every output inhibited in the core,
 					 * for the compositor's other reasons */
+	bool feedback_layout_logged;	/* output.c: said once */
 
 	/* Emitted for every input event after the core saw it. */
 	struct wl_signal input_signal;

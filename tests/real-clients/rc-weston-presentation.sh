@@ -1,0 +1,95 @@
+#!/bin/bash
+# TAP: presentation feedback (wp_presentation) of frames stillframe holds,
+# with Weston's own client weston-presentation-shm in feedback-idle mode
+# (-i: one frame a second, each with a feedback request), which stillframe
+# classes ticking and holds while the user is idle.
+#
+# Weston moves each repainted surface's feedback onto the output before
+# the backend's repaint; a held frame used to be finished without
+# answering it, and Weston aborted at its next repaint loop start
+# (weston_presentation_feedback_present_list's assertion).  Judged from
+# outside stillframe:
+#  - Weston's process lives on after frames with feedback were held;
+#  - the client, by its own protocol log (WAYLAND_DEBUG), gets an answer
+#    (presented or discarded) for every feedback it asked for but the one
+#    in flight, and "presented" still comes after the first hold.
+#
+# SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
+set -u
+. "$(dirname "$0")/../weston/lib.sh"
+
+for prog in weston weston-presentation-shm setsid timeout awk; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+[ -n "${SF_PLUGIN:-}" ] && [ -e "$SF_PLUGIN" ] ||
+	wt_skip "SF_PLUGIN does not name a file (run it from meson)"
+
+# After a hold, how long Weston must live on: the old abort came at the
+# next start of the repaint loop, within a frame or two of any repaint.
+AFTER_HOLD_S=5
+
+wt_plan 5
+
+# suppress-idle-delay is short so that holding starts without waiting:
+# no input is ever sent, the user is idle from the start.  -l stillframe
+# puts the plugin's decisions in the log, to know a frame was held.
+wt_start rc-present -l stillframe <<-EOF
+	[core]
+	modules=stillframe.so
+	idle-time=0
+	$(wt_ini_still_shell)
+	[stillframe]
+	outputs=all
+	refresh-switch=never
+	suppress-idle-delay=200
+	dim-timeout=0
+	standby-timeout=0
+	off-timeout=0
+EOF
+
+wt_client env WAYLAND_DEBUG=1 weston-presentation-shm -i
+CLIENT=$WT_LAST_PID
+CLOG=$WT_LAST_LOG
+
+# feedback_counts: "REQUESTS PRESENTED DISCARDED PRESENTED_AFTER_HOLD"
+# from the client's protocol log; the last is the number of "presented"
+# after its first "discarded".
+feedback_counts() {
+	awk '
+	/-> wp_presentation@[0-9]+\.feedback\(/ { req++ }
+	/wp_presentation_feedback@[0-9]+\.presented\(/ {
+		pres++
+		if (disc) after++
+	}
+	/wp_presentation_feedback@[0-9]+\.discarded\(/ { disc++ }
+	END { printf "%d %d %d %d\n", req, pres, disc, after }' "$CLOG"
+}
+
+asked_feedback() {
+	local c
+	c=$(feedback_counts)
+	[ "${c%% *}" -gt 0 ]
+}
+wt_poll 10 "weston-presentation-shm asks for feedback" asked_feedback
+wt_result $? "weston-presentation-shm runs and asks for presentation feedback"
+
+# stillframe's own log is only the precondition here (a frame carrying
+# feedback was held); what is judged is what follows.
+wt_poll 30 "a held repaint" grep -q "repaint held" "$WT_LOG"
+wt_result $? "stillframe holds a frame of the idle client (precondition)"
+
+# Waiting in steps, so that a death is seen when it happens.
+for _ in $(seq "$AFTER_HOLD_S"); do
+	wt_alive || break
+	sleep 1
+done
+wt_ok wt_alive "Weston lives on after held frames with presentation feedback"
+wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+
+wt_client_alive "$CLIENT" || wt_diag "weston-presentation-shm exited"
+read -r req pres disc after <<<"$(feedback_counts)"
+wt_diag "feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard"
+wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
+	"every feedback but the one in flight is answered"
+wt_ok '[ "$after" -gt 0 ]' \
+	"frames are still presented after a held one"
