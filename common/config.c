@@ -206,7 +206,7 @@ static const struct sf_option options[] = {
 		"Longest time an empty or identical commit may be held before it is painted"),
 	OPT_INT("background-frame-rate", "BackgroundFrameRate", "Hz", 0, 240,
 		5, background_frame_rate_hz,
-		"Frame rate allowed to animations in unfocused windows while the user is idle; 0 does not throttle them"),
+		"Frame rate allowed to animations in unfocused windows while the user is idle; never applied to a video (classed video, wp_content_type video, or a surface with an idle inhibitor); 0 does not throttle them"),
 	OPT_STRING("essential-apps", "EssentialApps", app_list_syntax, "",
 		   essential_apps,
 		   "Applications whose surfaces are never held or throttled, as if they asked for the essential priority (Wayland app_id, or X WM_CLASS instance or class, matched exactly); a client's own stillframe hint wins"),

@@ -130,6 +130,20 @@ static void
 core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A video is never throttled or held, focused or not, idle user or
+ * not: the classifier's video, a surface its client says is video
+ * (wp_content_type, the stillframe hint), and a surface with an idle
+ * inhibitor on it, which is how players say they play (mpv, Firefox and
+ * Chromium hold one while a video plays).  The classifier alone is not
+ * enough: a player whose frame callbacks come late commits some frames
+ * empty and looks like an animation. */
+static bool
+surface_is_video(const struct sf_surface *s)
+{
+	return s->cls.cls == SF_CLASS_VIDEO ||
+	       s->content == SF_CONTENT_VIDEO || s->inhibit_count > 0;
+}
+
 static void
 core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
 {
@@ -1879,13 +1893,14 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	}
 	if (s->visible_fraction <= 0 && kind != SF_COMMIT_CHANGED)
 		return kind;
-	/* An essential surface paints like one the user is working in. */
-	enum sf_class gate_cls = s->priority == SF_PRIORITY_ESSENTIAL ?
-					 SF_CLASS_INTERACTIVE :
-					 s->cls.cls;
-	enum sf_commit_kind gate_kind = s->priority == SF_PRIORITY_ESSENTIAL ?
-						SF_COMMIT_CHANGED :
-						kind;
+	/* An essential surface, and a video, paint like one the user is
+	 * working in: a video's empty commits (a frame callback that came
+	 * late) are painted as stock paints them. */
+	bool never_held = s->priority == SF_PRIORITY_ESSENTIAL ||
+			  surface_is_video(s);
+	enum sf_class gate_cls = never_held ? SF_CLASS_INTERACTIVE :
+					      s->cls.cls;
+	enum sf_commit_kind gate_kind = never_held ? SF_COMMIT_CHANGED : kind;
 	if (sf_repaint_gate_add_commit(&o->gate, &core->suppress, gate_cls,
 				       gate_kind, user_idle(core, now), now))
 		s->stats.held++;
@@ -1912,7 +1927,7 @@ bool
 sf_surface_may_hold_client(const struct sf_surface *s, sf_time_t now)
 {
 	if (!s->core->config.enable || s->core->paused ||
-	    s->priority == SF_PRIORITY_ESSENTIAL)
+	    s->priority == SF_PRIORITY_ESSENTIAL || surface_is_video(s))
 		return false;
 	return user_idle(s->core, now) &&
 	       (s->cls.cls == SF_CLASS_BLINKING ||
@@ -1946,11 +1961,17 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 		return 0;
 	/* Background, or on an output that is powered off: as if
 	 * unfocused with the user away, whatever the focus and the input
-	 * say. */
+	 * say; a video too (its client's wish, or nobody sees it), at the
+	 * rate of any animation. */
 	if (s->priority == SF_PRIORITY_BACKGROUND ||
 	    (s->output && !s->output->powered))
-		return sf_suppress_throttle_interval(&s->core->suppress,
-						     s->cls.cls, false, true);
+		return sf_suppress_throttle_interval(
+			&s->core->suppress,
+			s->cls.cls == SF_CLASS_VIDEO ? SF_CLASS_ANIMATING :
+						       s->cls.cls,
+			false, true);
+	if (surface_is_video(s))
+		return 0;
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
 					     s->focused,
 					     user_idle(s->core, now));
