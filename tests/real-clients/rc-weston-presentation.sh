@@ -2,7 +2,9 @@
 # TAP: presentation feedback (wp_presentation) of frames stillframe holds,
 # with Weston's own client weston-presentation-shm in feedback-idle mode
 # (-i: one frame a second, each with a feedback request), which stillframe
-# classes ticking and holds while the user is idle.
+# classes ticking and holds while the user is idle; then with Chromium
+# (Wayland, software) showing a blinking textarea caret, which asks for
+# feedback with every frame.
 #
 # Weston moves each repainted surface's feedback onto the output before
 # the backend's repaint; a held frame used to be finished without
@@ -13,6 +15,8 @@
 #  - the client, by its own protocol log (WAYLAND_DEBUG), gets an answer
 #    (presented or discarded) for every feedback it asked for but the one
 #    in flight, and "presented" still comes after the first hold.
+#
+# Chromium is skipped when it is not installed.
 #
 # SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
 set -u
@@ -28,24 +32,38 @@ done
 # next start of the repaint loop, within a frame or two of any repaint.
 AFTER_HOLD_S=5
 
-wt_plan 5
+wt_plan 7
 
 # suppress-idle-delay is short so that holding starts without waiting:
 # no input is ever sent, the user is idle from the start.  -l stillframe
 # puts the plugin's decisions in the log, to know a frame was held.
-wt_start rc-present -l stillframe <<-EOF
-	[core]
-	modules=stillframe.so
-	idle-time=0
-	$(wt_ini_still_shell)
-	[stillframe]
-	outputs=all
-	refresh-switch=never
-	suppress-idle-delay=200
-	dim-timeout=0
-	standby-timeout=0
-	off-timeout=0
-EOF
+start_weston() {
+	wt_start "$1" -l stillframe <<-EOF
+		[core]
+		modules=stillframe.so
+		idle-time=0
+		$(wt_ini_still_shell)
+		[stillframe]
+		outputs=all
+		refresh-switch=never
+		suppress-idle-delay=200
+		dim-timeout=0
+		standby-timeout=0
+		off-timeout=0
+	EOF
+}
+
+# live_on: wait AFTER_HOLD_S in steps, so that a death is seen when it
+# happens.
+live_on() {
+	for _ in $(seq "$AFTER_HOLD_S"); do
+		wt_alive || break
+		sleep 1
+	done
+}
+
+# ---- 1. weston-presentation-shm -i ----
+start_weston rc-present
 
 wt_client env WAYLAND_DEBUG=1 weston-presentation-shm -i
 CLIENT=$WT_LAST_PID
@@ -78,11 +96,7 @@ wt_result $? "weston-presentation-shm runs and asks for presentation feedback"
 wt_poll 30 "a held repaint" grep -q "repaint held" "$WT_LOG"
 wt_result $? "stillframe holds a frame of the idle client (precondition)"
 
-# Waiting in steps, so that a death is seen when it happens.
-for _ in $(seq "$AFTER_HOLD_S"); do
-	wt_alive || break
-	sleep 1
-done
+live_on
 wt_ok wt_alive "Weston lives on after held frames with presentation feedback"
 wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
 
@@ -93,3 +107,21 @@ wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
 	"every feedback but the one in flight is answered"
 wt_ok '[ "$after" -gt 0 ]' \
 	"frames are still presented after a held one"
+wt_stop
+
+# ---- 2. Chromium, a blinking caret in a textarea ----
+# It aborted Weston within seconds of its first held frame.
+if ! command -v chromium >/dev/null; then
+	wt_skip_one "Chromium: a frame held" "chromium is not installed"
+	wt_skip_one "Chromium: Weston lives on" "chromium is not installed"
+	exit 0
+fi
+start_weston rc-present-chromium
+wt_client chromium --no-sandbox --ozone-platform=wayland --disable-gpu \
+	--no-first-run --user-data-dir="$WT_DIR/chromium" \
+	'data:text/html,<textarea autofocus>held caret</textarea>'
+wt_poll 45 "a held repaint with Chromium" grep -q "repaint held" "$WT_LOG"
+wt_result $? "Chromium: stillframe holds a frame of its idle caret (precondition)"
+live_on
+wt_ok wt_alive "Chromium: Weston lives on after held frames"
+wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
