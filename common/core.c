@@ -1791,6 +1791,24 @@ sf_surface_should_read_pixels(const struct sf_surface *s)
 	return s->stats.commits % period < 2;
 }
 
+int64_t
+sf_surface_pixel_read_limit(const struct sf_surface *s, sf_time_t now)
+{
+	int64_t limit = s->core->config.hash_max_area_px;
+	const struct sf_commit_record *prev =
+		sf_surface_activity_get(&s->activity, 0);
+
+	if (!prev || now <= prev->time)
+		return limit;
+	sf_time_t frame = SF_NSEC_PER_SEC / 60;
+	sf_time_t frames = (now - prev->time) / frame;
+	if (frames < 1)
+		frames = 1;
+	if (frames > SF_PIXEL_READ_MAX_FRAMES)
+		frames = SF_PIXEL_READ_MAX_FRAMES;
+	return limit * frames;
+}
+
 /* A busy surface's commit on its cadence, not answering input, with no
  * hold or throttle in play, cannot change its class; only its rate is
  * measured again, every RECLASSIFY_EVERY commits.  Classifying each

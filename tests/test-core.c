@@ -592,6 +592,46 @@ SF_TEST(videos_are_never_throttled_or_held)
 	sf_core_destroy(core);
 }
 
+SF_TEST(rare_commits_may_read_larger_damage)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	cfg.hash_max_area_px = 10000;
+	struct sf_core *core = make_core(&r, &cfg, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.5, 0);
+	struct sf_box b = { 0, 0, 800, 600 };
+	struct sf_commit_desc c = { .time = SF_SEC(1), .boxes = &b,
+				    .n_boxes = 1 };
+
+	/* Nothing before: the first frame of a window is read only when
+	 * small. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1)), 10000);
+	sf_surface_commit(s, &c);
+	/* Within a 60 Hz frame, or at the same time: hash-max-area. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1)), 10000);
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1) +
+						      SF_MSEC(10)), 10000);
+	/* Ten frames later, ten times as much: the same pixels a second. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1) +
+						      SF_SEC(10) / 60), 100000);
+	/* A second apart (a clock redrawn whole), and longer: 60 times. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(2)), 600000);
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(100)), 600000);
+	sf_core_destroy(core);
+
+	/* hash-max-area 0 never reads. */
+	cfg.hash_max_area_px = 0;
+	core = make_core(&r, &cfg, &o);
+	s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_commit(s, &c);
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(5)), 0);
+	sf_core_destroy(core);
+}
+
 SF_TEST(background_surfaces_are_throttled_even_when_focused)
 {
 	struct recorder r;
