@@ -215,7 +215,7 @@ static const struct sf_option options[] = {
 		   "Applications whose surfaces are throttled freely, as if they asked for the background priority; an application in both lists is essential"),
 	OPT_INT("hash-max-area", "HashMaxArea", "px", 0, 16777216, 65536,
 		hash_max_area_px,
-		"Largest damaged area whose pixels are hashed to detect identical commits; 0 never hashes"),
+		"Largest damaged area whose pixels are hashed to detect identical commits and what really changed, for a commit within a 60 Hz frame of the previous one; a rarer commit may have as many times more read as frames went by, up to 60 (a window redrawn whole once a second for a clock); 0 never hashes"),
 
 	/* energy model */
 	OPT_DOUBLE("energy-gpu-active-watts", "EnergyGpuActiveWatts", "W",
