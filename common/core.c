@@ -111,6 +111,7 @@ struct sf_surface {
 	/* Commits of a steady busy surface since it was last classified. */
 	uint8_t unclassified_commits;
 	unsigned inhibit_count;		/* idle inhibitors on it, nested */
+	bool client_inhibiting;		/* its client has one, anywhere */
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
 
@@ -134,14 +135,17 @@ core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
  * not: the classifier's video, a surface its client says is video
  * (wp_content_type, the stillframe hint), and a surface with an idle
  * inhibitor on it, which is how players say they play (mpv, Firefox and
- * Chromium hold one while a video plays).  The classifier alone is not
+ * Chromium hold one while a video plays), on it or on another surface of
+ * its client (a player's toplevel, the video in a subsurface).  The
+ * classifier alone is not
  * enough: a player whose frame callbacks come late commits some frames
  * empty and looks like an animation. */
 static bool
 surface_is_video(const struct sf_surface *s)
 {
 	return s->cls.cls == SF_CLASS_VIDEO ||
-	       s->content == SF_CONTENT_VIDEO || s->inhibit_count > 0;
+	       s->content == SF_CONTENT_VIDEO || s->inhibit_count > 0 ||
+	       s->client_inhibiting;
 }
 
 static void
@@ -1719,6 +1723,12 @@ hint_changed(struct sf_surface *s, sf_time_t now)
 {
 	if (s->output)
 		s->output->votes_dirty = true;
+}
+
+void
+sf_surface_set_client_inhibiting(struct sf_surface *s, bool on)
+{
+	s->client_inhibiting = on;
 }
 
 void

@@ -270,6 +270,13 @@ sf_surface_inhibit(struct sf_surface *surface, sf_time_t now);
 void
 sf_surface_uninhibit(struct sf_surface *surface, sf_time_t now);
 
+/* Whether the surface's client holds an idle inhibitor on any of its
+ * surfaces: a player may hold it on its toplevel and show the video in a
+ * subsurface.  Such a surface counts as a video (never throttled or
+ * held); it does not keep the output awake, as an inhibitor on it does. */
+void
+sf_surface_set_client_inhibiting(struct sf_surface *surface, bool on);
+
 void
 sf_surface_set_content_type(struct sf_surface *surface,
 			    enum sf_content_type type, sf_time_t now);

@@ -565,6 +565,13 @@ SF_TEST(videos_are_never_throttled_or_held)
 	sf_surface_uninhibit(s, t);
 	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), SF_MSEC(200));
 
+	/* Its client holds one on another of its surfaces. */
+	sf_surface_set_client_inhibiting(s, true);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
+	sf_assert(!sf_surface_may_hold_client(s, t));
+	sf_surface_set_client_inhibiting(s, false);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), SF_MSEC(200));
+
 	/* Its client says it is video (wp_content_type). */
 	sf_surface_set_content_type(s, SF_CONTENT_VIDEO, t);
 	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);

@@ -130,6 +130,11 @@ struct sf_weston_surface {
 	enum sf_priority rule_priority;
 	enum sf_priority applied_priority;
 
+	/* Idle inhibitors on this surface (protocol-idle.c, through
+	 * sf_weston_inhibit): its client's count is what makes all of its
+	 * surfaces count as video. */
+	unsigned inhibitors;
+
 	/* What the pixels under each 16x16 tile were, for shm buffers:
 	 * damage is narrowed to what really changed (sf-tiles.h). */
 	struct sf_tile_map tiles;
@@ -275,5 +280,12 @@ sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface);
 
 void
 sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface);
+
+/* Tells the core, for every surface of `surface`'s client, whether that
+ * client holds an idle inhibitor (a player's video may be in another
+ * surface than its inhibitor).  Also for a newly tracked surface. */
+void
+sf_weston_sync_client_inhibiting(struct sf_weston *sfw,
+				 struct weston_surface *surface);
 
 #endif /* SF_WESTON_H */

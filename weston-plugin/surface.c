@@ -74,6 +74,8 @@ sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface)
 	sws->destroy_listener.notify = surface_handle_destroy;
 	wl_signal_add(&surface->destroy_signal, &sws->destroy_listener);
 	wl_list_insert(&sfw->surfaces, &sws->link);
+	/* A player's new subsurface plays with its inhibitor. */
+	sf_weston_sync_client_inhibiting(sfw, surface);
 	return sws;
 }
 
