@@ -2,9 +2,10 @@
 # TAP: presentation feedback (wp_presentation) of frames stillframe holds,
 # with Weston's own client weston-presentation-shm in feedback-idle mode
 # (-i: one frame a second, each with a feedback request), which stillframe
-# classes ticking and holds while the user is idle; then with Chromium
-# (Wayland, software) showing a blinking textarea caret, which asks for
-# feedback with every frame.
+# classes ticking and holds while the user is idle; with mpv showing a
+# still picture full screen (its identical frames are held); and with
+# Chromium (Wayland, software) showing a blinking textarea caret, which
+# asks for feedback with every frame.
 #
 # Weston moves each repainted surface's feedback onto the output before
 # the backend's repaint; a held frame used to be finished without
@@ -16,7 +17,7 @@
 #    (presented or discarded) for every feedback it asked for but the one
 #    in flight, and "presented" still comes after the first hold.
 #
-# Chromium is skipped when it is not installed.
+# mpv and Chromium are skipped when they are not installed.
 #
 # SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
 set -u
@@ -32,7 +33,7 @@ done
 # next start of the repaint loop, within a frame or two of any repaint.
 AFTER_HOLD_S=5
 
-wt_plan 7
+wt_plan 10
 
 # suppress-idle-delay is short so that holding starts without waiting:
 # no input is ever sent, the user is idle from the start.  -l stillframe
@@ -88,6 +89,7 @@ asked_feedback() {
 	c=$(feedback_counts)
 	[ "${c%% *}" -gt 0 ]
 }
+
 wt_poll 10 "weston-presentation-shm asks for feedback" asked_feedback
 wt_result $? "weston-presentation-shm runs and asks for presentation feedback"
 
@@ -109,7 +111,43 @@ wt_ok '[ "$after" -gt 0 ]' \
 	"frames are still presented after a held one"
 wt_stop
 
-# ---- 2. Chromium, a blinking caret in a textarea ----
+# ---- 2. mpv, a still picture ----
+# Its OSC comes and goes with the pointer, and the frames it commits ask
+# for feedback.  Here they are seldom held (mpv stops committing once
+# its OSC has gone), so this part mostly checks that a real player's
+# feedback keeps flowing; the holds are counted for the log.  The last
+# motion restarts Weston's repaint loop, where Weston aborted.
+if ! command -v mpv >/dev/null || ! command -v python3 >/dev/null; then
+	for d in "mpv shows the still picture" "mpv: Weston lives on" \
+		"mpv: every feedback answered"; do
+		wt_skip_one "$d" "mpv or python3 is not installed"
+	done
+else
+	start_weston rc-present-mpv
+	python3 "$(dirname "$0")/../make-test-image.py" vertical 320 240 \
+		"$WT_DIR/still.png"
+	wt_client env WAYLAND_DEBUG=1 mpv --no-config --vo=wlshm --fs \
+		--image-display-duration=inf --force-window=yes \
+		--really-quiet "$WT_DIR/still.png"
+	CLOG=$WT_LAST_LOG
+	wt_poll 15 "mpv asks for feedback" asked_feedback
+	wt_result $? "mpv shows the still picture and asks for feedback"
+	for _ in 1 2 3 4; do
+		wt_cmd motion 7 5
+		sleep 1
+	done
+	sleep 3		# the OSC fades, the user is idle
+	wt_cmd motion 7 5
+	live_on
+	wt_ok wt_alive "mpv: Weston lives on"
+	read -r req pres disc after <<<"$(feedback_counts)"
+	wt_diag "mpv feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard; holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+	wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
+		"mpv: every feedback but the one in flight is answered"
+	wt_stop
+fi
+
+# ---- 3. Chromium, a blinking caret in a textarea ----
 # It aborted Weston within seconds of its first held frame.
 if ! command -v chromium >/dev/null; then
 	wt_skip_one "Chromium: a frame held" "chromium is not installed"
