@@ -137,9 +137,8 @@ core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
  * inhibitor on it, which is how players say they play (mpv, Firefox and
  * Chromium hold one while a video plays), on it or on another surface of
  * its client (a player's toplevel, the video in a subsurface).  The
- * classifier alone is not
- * enough: a player whose frame callbacks come late commits some frames
- * empty and looks like an animation. */
+ * classifier alone is not enough: a player whose frame callbacks come
+ * late commits some frames empty and looks like an animation. */
 static bool
 surface_is_video(const struct sf_surface *s)
 {

@@ -315,13 +315,14 @@ held_feedback_readable(struct weston_output *output)
  * shown, and what Weston itself answers for content replaced before it
  * was shown.  The other choice, keeping the feedback until the next
  * painted frame and presenting it then, was rejected: a held frame may
- * wait up to the hold's deadline (30 s), a client at 60 fps would
- * pile up hundreds of pending feedbacks (and whatever it keeps for each
- * frame until its feedback comes) and then get them all "presented" at
- * one vblank, which breaks the frame timing it derives from them; "discarded" within the frame is prompt, keeps their
- * last real vblank as their timebase, and costs them nothing.  The
- * content of the held commits is painted with the next real frame, and
- * the commit that causes that frame gets its own feedback presented.
+ * wait up to the hold's deadline (30 s), a client at 60 fps would pile
+ * up hundreds of pending feedbacks (and whatever it keeps for each frame
+ * until its feedback comes) and then get them all "presented" at one
+ * vblank, which breaks the frame timing it derives from them.
+ * "Discarded" within the frame is prompt, keeps the client's last real
+ * vblank as its timebase, and costs it nothing.  The content of the held
+ * commits is painted with the next real frame, and the commit that
+ * causes that frame gets its own feedback presented.
  */
 static void
 discard_held_feedback(struct weston_output *output)

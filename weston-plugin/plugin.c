@@ -126,12 +126,13 @@ sf_weston_sync_idle_inhibit(struct sf_weston *sfw)
 	sync_idle_inhibit(sfw);
 }
 
-/* Whether `client` holds an idle inhibitor on any tracked surface. */
-static bool
-client_inhibiting(struct sf_weston *sfw, struct wl_client *client)
+bool
+sf_weston_client_inhibiting(struct sf_weston *sfw, struct wl_client *client)
 {
 	struct sf_weston_surface *sws;
 
+	if (sfw->inhibitors == 0)
+		return false;
 	wl_list_for_each(sws, &sfw->surfaces, link)
 		if (sws->inhibitors && sws->surface->resource &&
 		    wl_resource_get_client(sws->surface->resource) == client)
@@ -148,7 +149,7 @@ sf_weston_sync_client_inhibiting(struct sf_weston *sfw,
 	if (!surface || !surface->resource)
 		return;
 	struct wl_client *client = wl_resource_get_client(surface->resource);
-	bool on = client_inhibiting(sfw, client);
+	bool on = sf_weston_client_inhibiting(sfw, client);
 	wl_list_for_each(sws, &sfw->surfaces, link)
 		if (sws->surface->resource &&
 		    wl_resource_get_client(sws->surface->resource) == client)

@@ -283,9 +283,13 @@ sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface);
 
 /* Tells the core, for every surface of `surface`'s client, whether that
  * client holds an idle inhibitor (a player's video may be in another
- * surface than its inhibitor).  Also for a newly tracked surface. */
+ * surface than its inhibitor). */
 void
 sf_weston_sync_client_inhibiting(struct sf_weston *sfw,
 				 struct weston_surface *surface);
+
+/* Whether `client` holds an idle inhibitor on any tracked surface. */
+bool
+sf_weston_client_inhibiting(struct sf_weston *sfw, struct wl_client *client);
 
 #endif /* SF_WESTON_H */

@@ -75,7 +75,10 @@ sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface)
 	wl_signal_add(&surface->destroy_signal, &sws->destroy_listener);
 	wl_list_insert(&sfw->surfaces, &sws->link);
 	/* A player's new subsurface plays with its inhibitor. */
-	sf_weston_sync_client_inhibiting(sfw, surface);
+	if (surface->resource)
+		sf_surface_set_client_inhibiting(
+			sws->core, sf_weston_client_inhibiting(
+				sfw, wl_resource_get_client(surface->resource)));
 	return sws;
 }
 
