@@ -209,7 +209,7 @@ static const struct sf_option options[] = {
 		"Longest time an empty or identical commit may be held before it is painted"),
 	OPT_INT("background-frame-rate", "BackgroundFrameRate", "Hz", 0, 240,
 		5, background_frame_rate_hz,
-		"Frame rate allowed to animations in unfocused windows while the user is idle; 0 does not throttle them"),
+		"Frame rate allowed to animations in unfocused windows while the user is idle; never applied to a video (classed video, wp_content_type video, or a surface with an idle inhibitor); 0 does not throttle them"),
 	OPT_STRING("essential-apps", "EssentialApps", app_list_syntax, "",
 		   essential_apps,
 		   "Applications whose surfaces are never held or throttled, as if they asked for the essential priority (Wayland app_id, or X WM_CLASS instance or class, matched exactly); a client's own stillframe hint wins"),
@@ -218,7 +218,7 @@ static const struct sf_option options[] = {
 		   "Applications whose surfaces are throttled freely, as if they asked for the background priority; an application in both lists is essential"),
 	OPT_INT("hash-max-area", "HashMaxArea", "px", 0, 16777216, 65536,
 		hash_max_area_px,
-		"Largest damaged area whose pixels are hashed to detect identical commits; 0 never hashes"),
+		"Largest damaged area whose pixels are hashed to detect identical commits and what really changed, for a commit within a 60 Hz frame of the previous one; a rarer commit may have as many times more read as frames went by, up to 60 (a window redrawn whole once a second for a clock); 0 never hashes"),
 
 	/* energy model */
 	OPT_DOUBLE("energy-gpu-active-watts", "EnergyGpuActiveWatts", "W",

@@ -113,6 +113,7 @@ struct sf_surface {
 	/* Commits of a steady busy surface since it was last classified. */
 	uint8_t unclassified_commits;
 	unsigned inhibit_count;		/* idle inhibitors on it, nested */
+	bool client_inhibiting;		/* its client has one, anywhere */
 	uint32_t hint_rate_mhz;
 	uint32_t hint_min_mhz, hint_max_mhz;
 
@@ -139,6 +140,22 @@ struct sf_surface {
 static void
 core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* A video is never throttled or held, focused or not, idle user or
+ * not: the classifier's video, a surface its client says is video
+ * (wp_content_type, the stillframe hint), and a surface with an idle
+ * inhibitor on it, which is how players say they play (mpv, Firefox and
+ * Chromium hold one while a video plays), on it or on another surface of
+ * its client (a player's toplevel, the video in a subsurface).  The
+ * classifier alone is not enough: a player whose frame callbacks come
+ * late commits some frames empty and looks like an animation. */
+static bool
+surface_is_video(const struct sf_surface *s)
+{
+	return s->cls.cls == SF_CLASS_VIDEO ||
+	       s->content == SF_CONTENT_VIDEO || s->inhibit_count > 0 ||
+	       s->client_inhibiting;
+}
 
 static void
 core_log(struct sf_core *core, enum sf_log_level level, const char *fmt, ...)
@@ -1804,6 +1821,12 @@ hint_changed(struct sf_surface *s, sf_time_t now)
 }
 
 void
+sf_surface_set_client_inhibiting(struct sf_surface *s, bool on)
+{
+	s->client_inhibiting = on;
+}
+
+void
 sf_surface_set_content_type(struct sf_surface *s, enum sf_content_type type,
 			    sf_time_t now)
 {
@@ -1871,6 +1894,24 @@ sf_surface_should_read_pixels(const struct sf_surface *s)
 		period *= 2;
 	/* Two in a row: the second compares with the first. */
 	return s->stats.commits % period < 2;
+}
+
+int64_t
+sf_surface_pixel_read_limit(const struct sf_surface *s, sf_time_t now)
+{
+	int64_t limit = s->core->config.hash_max_area_px;
+	const struct sf_commit_record *prev =
+		sf_surface_activity_get(&s->activity, 0);
+
+	if (!prev || now <= prev->time)
+		return limit;
+	sf_time_t frame = SF_NSEC_PER_SEC / 60;
+	sf_time_t frames = (now - prev->time) / frame;
+	if (frames < 1)
+		frames = 1;
+	if (frames > SF_PIXEL_READ_MAX_FRAMES)
+		frames = SF_PIXEL_READ_MAX_FRAMES;
+	return limit * frames;
 }
 
 /* A busy surface's commit on its cadence, not answering input, with no
@@ -1978,13 +2019,14 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	}
 	if (s->visible_fraction <= 0 && kind != SF_COMMIT_CHANGED)
 		return kind;
-	/* An essential surface paints like one the user is working in. */
-	enum sf_class gate_cls = s->priority == SF_PRIORITY_ESSENTIAL ?
-					 SF_CLASS_INTERACTIVE :
-					 s->cls.cls;
-	enum sf_commit_kind gate_kind = s->priority == SF_PRIORITY_ESSENTIAL ?
-						SF_COMMIT_CHANGED :
-						kind;
+	/* An essential surface, and a video, paint like one the user is
+	 * working in: a video's empty commits (a frame callback that came
+	 * late) are painted as stock paints them. */
+	bool never_held = s->priority == SF_PRIORITY_ESSENTIAL ||
+			  surface_is_video(s);
+	enum sf_class gate_cls = never_held ? SF_CLASS_INTERACTIVE :
+					      s->cls.cls;
+	enum sf_commit_kind gate_kind = never_held ? SF_COMMIT_CHANGED : kind;
 	/* A blink is held only while the screen keeps its caret. */
 	if (gate_cls == SF_CLASS_BLINKING && kind == SF_COMMIT_CHANGED &&
 	    !sf_suppress_blink_may_hold(s->newest_phase, s->shown_phase)) {
@@ -2023,7 +2065,7 @@ bool
 sf_surface_may_hold_client(const struct sf_surface *s, sf_time_t now)
 {
 	if (!s->core->config.enable || s->core->paused ||
-	    s->priority == SF_PRIORITY_ESSENTIAL)
+	    s->priority == SF_PRIORITY_ESSENTIAL || surface_is_video(s))
 		return false;
 	/* X shows a client's drawing as it runs: a client held after it
 	 * hid the caret would leave it hidden until let go. */
@@ -2060,11 +2102,17 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 		return 0;
 	/* Background, or on an output that is powered off: as if
 	 * unfocused with the user away, whatever the focus and the input
-	 * say. */
+	 * say; a video too (its client's wish, or nobody sees it), at the
+	 * rate of any animation. */
 	if (s->priority == SF_PRIORITY_BACKGROUND ||
 	    (s->output && !s->output->powered))
-		return sf_suppress_throttle_interval(&s->core->suppress,
-						     s->cls.cls, false, true);
+		return sf_suppress_throttle_interval(
+			&s->core->suppress,
+			s->cls.cls == SF_CLASS_VIDEO ? SF_CLASS_ANIMATING :
+						       s->cls.cls,
+			false, true);
+	if (surface_is_video(s))
+		return 0;
 	if (s->cls.cls == SF_CLASS_BLINKING &&
 	    !sf_suppress_blink_may_throttle(s->newest_phase))
 		return 0;

@@ -286,6 +286,13 @@ sf_surface_inhibit(struct sf_surface *surface, sf_time_t now);
 void
 sf_surface_uninhibit(struct sf_surface *surface, sf_time_t now);
 
+/* Whether the surface's client holds an idle inhibitor on any of its
+ * surfaces: a player may hold it on its toplevel and show the video in a
+ * subsurface.  Such a surface counts as a video (never throttled or
+ * held); it does not keep the output awake, as an inhibitor on it does. */
+void
+sf_surface_set_client_inhibiting(struct sf_surface *surface, bool on);
+
 void
 sf_surface_set_content_type(struct sf_surface *surface,
 			    enum sf_content_type type, sf_time_t now);
@@ -323,6 +330,19 @@ sf_surface_set_priority(struct sf_surface *surface, enum sf_priority priority,
 
 bool
 sf_surface_should_read_pixels(const struct sf_surface *surface);
+
+/* The largest damaged area, in pixels, whose pixels are worth reading for
+ * a commit at `now` (the adapter compares the area it would read, tiles
+ * included): hash-max-area for a commit one 60 Hz frame or less after the
+ * previous one, and as many times more as frames went by since, up to
+ * SF_PIXEL_READ_MAX_FRAMES.  The pixels read per second stay within what
+ * hash-max-area allows at 60 fps, and a toolkit that redraws a whole
+ * large window once a second to change a clock (weston-terminal) is
+ * seen as the tick it is.  0 when hash-max-area is 0 (never read). */
+#define SF_PIXEL_READ_MAX_FRAMES 60
+
+int64_t
+sf_surface_pixel_read_limit(const struct sf_surface *surface, sf_time_t now);
 
 /* A commit, with its damage in surface coordinates.  Returns what the
  * tracker made of it. */

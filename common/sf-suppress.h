@@ -97,8 +97,8 @@ sf_repaint_gate_painted(struct sf_repaint_gate *gate);
 
 /* Frame-callback throttle interval for a surface, 0 for none.  Blinking
  * and ticking surfaces are throttled to their staleness while the user
- * is idle; unfocused animating or video surfaces to the background
- * interval while idle. */
+ * is idle; unfocused animating surfaces to the background interval while
+ * idle; a video never. */
 sf_time_t
 sf_suppress_throttle_interval(const struct sf_suppress_params *params,
 			      enum sf_class cls, bool focused, bool user_idle);

@@ -189,8 +189,10 @@ sf_suppress_throttle_interval(const struct sf_suppress_params *params,
 	case SF_CLASS_TICKING:
 		return params->tick_max_staleness;
 	case SF_CLASS_ANIMATING:
-	case SF_CLASS_VIDEO:
 		return focused ? 0 : params->background_frame_interval;
+	case SF_CLASS_VIDEO:
+		/* A video plays at its own rate wherever the focus is: the
+		 * user watches it while typing elsewhere, or while idle. */
 	case SF_CLASS_STATIC:
 	case SF_CLASS_INTERACTIVE:
 	case SF_CLASS_COUNT:

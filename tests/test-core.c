@@ -653,6 +653,132 @@ SF_TEST(essential_surfaces_are_never_held_or_throttled)
 	sf_core_destroy(core);
 }
 
+/* 24 fps of a small part of a surface from `t`, for `secs` seconds, every
+ * third frame an empty commit (a player whose frame callbacks come late),
+ * the user idle and the surface unfocused.  Returns the time after. */
+static sf_time_t
+play_24fps(struct sf_core *core, struct sf_surface *s, sf_time_t t,
+	   int secs)
+{
+	struct sf_box b = { 0, 0, 64, 64 };
+
+	for (int f = 0; f < 24 * secs; f++, t += SF_SEC(1) / 24) {
+		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = (uint64_t)f };
+		struct sf_commit_desc empty = { .time = t };
+		run_until(core, t);
+		sf_surface_commit(s, f % 3 == 2 ? &empty : &c);
+	}
+	return t;
+}
+
+SF_TEST(videos_are_never_throttled_or_held)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
+	sf_surface_set_output(s, o, 0.02, 0);
+	sf_surface_set_focused(s, false, 0);
+
+	/* Not known as a video: an unfocused animation, throttled to
+	 * background-frame-rate while the user is idle, and its empty
+	 * commits held. */
+	sf_time_t t = play_24fps(core, s, SF_SEC(10), 5);
+	sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+			 SF_CLASS_ANIMATING);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), SF_MSEC(200));
+	struct sf_commit_desc empty = { .time = t };
+	sf_output_repaint(o, 0, t, NULL);
+	sf_surface_commit(s, &empty);
+	sf_assert_int_eq(sf_output_repaint(o, 0, t, NULL), SF_REPAINT_DEFER);
+
+	/* Its client holds an idle inhibitor on it, as players do. */
+	sf_surface_inhibit(s, t);
+	t = play_24fps(core, s, t, 2);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
+	sf_assert(!sf_surface_may_hold_client(s, t));
+	sf_output_repaint(o, 0, t, NULL);
+	empty.time = t;
+	sf_surface_commit(s, &empty);
+	sf_assert_int_eq(sf_output_repaint(o, 0, t, NULL), SF_REPAINT_NOW);
+	sf_surface_uninhibit(s, t);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), SF_MSEC(200));
+
+	/* Its client holds one on another of its surfaces. */
+	sf_surface_set_client_inhibiting(s, true);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
+	sf_assert(!sf_surface_may_hold_client(s, t));
+	sf_surface_set_client_inhibiting(s, false);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), SF_MSEC(200));
+
+	/* Its client says it is video (wp_content_type). */
+	sf_surface_set_content_type(s, SF_CONTENT_VIDEO, t);
+	sf_assert_int_eq(sf_surface_get_frame_interval(s, t), 0);
+	sf_output_repaint(o, 0, t, NULL);
+	sf_surface_commit(s, &empty);
+	sf_assert_int_eq(sf_output_repaint(o, 0, t, NULL), SF_REPAINT_NOW);
+	sf_surface_set_content_type(s, SF_CONTENT_NONE, t);
+
+	/* The classifier's video: large frames at a video cadence. */
+	struct sf_surface *v = sf_surface_create(core, 1280, 720, t);
+	sf_surface_set_output(v, o, 0.5, t);
+	struct sf_box b = { 0, 0, 1280, 720 };
+	for (int f = 0; f < 24 * 5; f++, t += SF_SEC(1) / 24) {
+		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
+				    .has_hash = true, .hash = (uint64_t)f };
+		run_until(core, t);
+		sf_surface_commit(v, &c);
+	}
+	sf_assert_int_eq(sf_surface_get_classification(v)->cls,
+			 SF_CLASS_VIDEO);
+	sf_assert_int_eq(sf_surface_get_frame_interval(v, t), 0);
+	/* Asked to be background, it is throttled like any animation. */
+	sf_surface_set_priority(v, SF_PRIORITY_BACKGROUND, t);
+	sf_assert_int_eq(sf_surface_get_frame_interval(v, t), SF_MSEC(200));
+	sf_core_destroy(core);
+}
+
+SF_TEST(rare_commits_may_read_larger_damage)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_config cfg;
+
+	sf_config_init_defaults(&cfg);
+	cfg.hash_max_area_px = 10000;
+	struct sf_core *core = make_core(&r, &cfg, &o);
+	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_set_output(s, o, 0.5, 0);
+	struct sf_box b = { 0, 0, 800, 600 };
+	struct sf_commit_desc c = { .time = SF_SEC(1), .boxes = &b,
+				    .n_boxes = 1 };
+
+	/* Nothing before: the first frame of a window is read only when
+	 * small. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1)), 10000);
+	sf_surface_commit(s, &c);
+	/* Within a 60 Hz frame, or at the same time: hash-max-area. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1)), 10000);
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1) +
+						      SF_MSEC(10)), 10000);
+	/* Ten frames later, ten times as much: the same pixels a second. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(1) +
+						      SF_SEC(10) / 60), 100000);
+	/* A second apart (a clock redrawn whole), and longer: 60 times. */
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(2)), 600000);
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(100)), 600000);
+	sf_core_destroy(core);
+
+	/* hash-max-area 0 never reads. */
+	cfg.hash_max_area_px = 0;
+	core = make_core(&r, &cfg, &o);
+	s = sf_surface_create(core, 800, 600, 0);
+	sf_surface_commit(s, &c);
+	sf_assert_int_eq(sf_surface_pixel_read_limit(s, SF_SEC(5)), 0);
+	sf_core_destroy(core);
+}
+
 SF_TEST(background_surfaces_are_throttled_even_when_focused)
 {
 	struct recorder r;

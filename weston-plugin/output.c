@@ -18,12 +18,16 @@
  * the frame (and finish that frame a second time).  A held frame is
  * finished here instead, exactly as a backend finishes a frame it
  * showed, so Weston's repaint loop stays consistent.
+ *
+ * A held frame answers the presentation feedback it carries with
+ * "discarded": see discard_held_feedback.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <libweston/zalloc.h>
 
+#include "presentation-time-server-protocol.h"
 #include "sf-weston.h"
 
 /* Exported by libweston 10 for its backends but declared only in its
@@ -33,6 +37,15 @@ void
 weston_output_finish_frame(struct weston_output *output,
 			   const struct timespec *stamp,
 			   uint32_t presented_flags);
+
+/* The start of libweston 10's struct weston_presentation_feedback
+ * (compositor.c, not installed): the client's feedback object, and the
+ * link by which Weston keeps it on a surface's and then an output's
+ * feedback_list.  Only read after held_feedback_readable checked it. */
+struct sf_libweston_feedback {
+	struct wl_resource *resource;
+	struct wl_list link;
+};
 
 struct sf_weston_output {
 	struct sf_weston *sfw;
@@ -272,6 +285,57 @@ finish_held_frame(void *data)
 				   WP_PRESENTATION_FEEDBACK_INVALID);
 }
 
+/* Whether every entry of the output's feedback list is what
+ * sf_libweston_feedback takes it for: a wp_presentation_feedback
+ * resource whose user data is the entry itself (as libweston 10 sets
+ * it).  A libweston laid out otherwise is never written through. */
+static bool
+held_feedback_readable(struct weston_output *output)
+{
+	struct sf_libweston_feedback *f;
+
+	wl_list_for_each(f, &output->feedback_list, link) {
+		if (!f->resource || wl_resource_get_user_data(f->resource) != f ||
+		    strcmp(wl_resource_get_class(f->resource),
+			   "wp_presentation_feedback") != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Weston moved the presentation feedback of every surface repainted
+ * this cycle onto output->feedback_list before calling the repaint
+ * hook, and answers the list when the frame is finished with a
+ * timestamp.  A held frame is finished without one, which leaves the
+ * list alone, and the next finish that carries no presentation (the
+ * INVALID flag of a backend's start_repaint_loop) then aborts Weston on
+ * the non-empty list.  The list is answered here instead, "discarded",
+ * which is what the protocol says of a content update that was not
+ * shown, and what Weston itself answers for content replaced before it
+ * was shown.  The other choice, keeping the feedback until the next
+ * painted frame and presenting it then, was rejected: a held frame may
+ * wait up to the hold's deadline (30 s), a client at 60 fps would pile
+ * up hundreds of pending feedbacks (and whatever it keeps for each frame
+ * until its feedback comes) and then get them all "presented" at one
+ * vblank, which breaks the frame timing it derives from them.
+ * "Discarded" within the frame is prompt, keeps the client's last real
+ * vblank as its timebase, and costs it nothing.  The content of the held
+ * commits is painted with the next real frame, and the commit that
+ * causes that frame gets its own feedback presented.
+ */
+static void
+discard_held_feedback(struct weston_output *output)
+{
+	struct sf_libweston_feedback *f, *next;
+
+	wl_list_for_each_safe(f, next, &output->feedback_list, link) {
+		wp_presentation_feedback_send_discarded(f->resource);
+		/* Weston's destructor unlinks and frees the entry. */
+		wl_resource_destroy(f->resource);
+	}
+}
+
 static int
 repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 	     void *repaint_data)
@@ -289,13 +353,27 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 		decide(swo);
 	swo->decided = false;
 
+	if (swo->hold && !held_feedback_readable(output)) {
+		/* Never leave feedback on the list of a frame finished
+		 * without a timestamp: paint it instead (the planes were
+		 * not assigned; the backend copes with that as it does
+		 * with disable_planes). */
+		if (!sfw->feedback_layout_logged)
+			weston_log("stillframe: this libweston's presentation "
+				   "feedback is not laid out as in Weston 10; "
+				   "frames with feedback are never held\n");
+		sfw->feedback_layout_logged = true;
+		swo->hold = false;
+	}
 	if (swo->hold && !swo->finish_idle) {
 		swo->finish_idle = wl_event_loop_add_idle(
 			wl_display_get_event_loop(
 				output->compositor->wl_display),
 			finish_held_frame, swo);
-		if (swo->finish_idle)
+		if (swo->finish_idle) {
+			discard_held_feedback(output);
 			return 0;
+		}
 		/* Out of memory: paint rather than stall the loop.  The
 		 * planes were not assigned; the backend copes with that
 		 * as it does with disable_planes. */

@@ -126,6 +126,36 @@ sf_weston_sync_idle_inhibit(struct sf_weston *sfw)
 	sync_idle_inhibit(sfw);
 }
 
+bool
+sf_weston_client_inhibiting(struct sf_weston *sfw, struct wl_client *client)
+{
+	struct sf_weston_surface *sws;
+
+	if (sfw->inhibitors == 0)
+		return false;
+	wl_list_for_each(sws, &sfw->surfaces, link)
+		if (sws->inhibitors && sws->surface->resource &&
+		    wl_resource_get_client(sws->surface->resource) == client)
+			return true;
+	return false;
+}
+
+void
+sf_weston_sync_client_inhibiting(struct sf_weston *sfw,
+				 struct weston_surface *surface)
+{
+	struct sf_weston_surface *sws;
+
+	if (!surface || !surface->resource)
+		return;
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	bool on = sf_weston_client_inhibiting(sfw, client);
+	wl_list_for_each(sws, &sfw->surfaces, link)
+		if (sws->surface->resource &&
+		    wl_resource_get_client(sws->surface->resource) == client)
+			sf_surface_set_client_inhibiting(sws->core, on);
+}
+
 void
 sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface)
 {
@@ -137,8 +167,11 @@ sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface)
 		surface ? sf_weston_surface_get(sfw, surface) : NULL;
 	sf_weston_log(sfw, "idle inhibitor on %s",
 		      sws ? sf_weston_surface_label(sws) : "(no surface)");
-	if (sws)
+	if (sws) {
 		sf_surface_inhibit(sws->core, sf_weston_now(sfw));
+		sws->inhibitors++;
+		sf_weston_sync_client_inhibiting(sfw, surface);
+	}
 	sync_idle_inhibit(sfw);
 	sf_weston_schedule_dispatch(sfw);
 }
@@ -150,8 +183,12 @@ sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface)
 	struct sf_weston_surface *sws =
 		surface ? sf_weston_surface_find(sfw, surface) : NULL;
 
-	if (sws)
+	if (sws) {
 		sf_surface_uninhibit(sws->core, sf_weston_now(sfw));
+		if (sws->inhibitors)
+			sws->inhibitors--;
+		sf_weston_sync_client_inhibiting(sfw, surface);
+	}
 	if (sfw->inhibitors == 0) {
 		weston_log("stillframe bug: idle inhibitor released twice\n");
 		return;

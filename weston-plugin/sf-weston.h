@@ -73,6 +73,7 @@ struct sf_weston {
 	uint32_t inhibitors;		/* our idle inhibitors (surfaces') */
 	bool inhibitors_applied;	/* every output inhibited in the core,
 					 * for the compositor's other reasons */
+	bool feedback_layout_logged;	/* output.c: said once */
 
 	/* Emitted for every input event after the core saw it. */
 	struct wl_signal input_signal;
@@ -128,6 +129,11 @@ struct sf_weston_surface {
 	bool priority_from_client;
 	enum sf_priority rule_priority;
 	enum sf_priority applied_priority;
+
+	/* Idle inhibitors on this surface (protocol-idle.c, through
+	 * sf_weston_inhibit): its client's count is what makes all of its
+	 * surfaces count as video. */
+	unsigned inhibitors;
 
 	/* What the pixels under each 16x16 tile were, for shm buffers:
 	 * damage is narrowed to what really changed (sf-tiles.h). */
@@ -274,5 +280,16 @@ sf_weston_inhibit(struct sf_weston *sfw, struct weston_surface *surface);
 
 void
 sf_weston_uninhibit(struct sf_weston *sfw, struct weston_surface *surface);
+
+/* Tells the core, for every surface of `surface`'s client, whether that
+ * client holds an idle inhibitor (a player's video may be in another
+ * surface than its inhibitor). */
+void
+sf_weston_sync_client_inhibiting(struct sf_weston *sfw,
+				 struct weston_surface *surface);
+
+/* Whether `client` holds an idle inhibitor on any tracked surface. */
+bool
+sf_weston_client_inhibiting(struct sf_weston *sfw, struct wl_client *client);
 
 #endif /* SF_WESTON_H */

@@ -74,6 +74,11 @@ sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface)
 	sws->destroy_listener.notify = surface_handle_destroy;
 	wl_signal_add(&surface->destroy_signal, &sws->destroy_listener);
 	wl_list_insert(&sfw->surfaces, &sws->link);
+	/* A player's new subsurface plays with its inhibitor. */
+	if (surface->resource)
+		sf_surface_set_client_inhibiting(
+			sws->core, sf_weston_client_inhibiting(
+				sfw, wl_resource_get_client(surface->resource)));
 	return sws;
 }
 
@@ -306,16 +311,18 @@ throttle_frame_callbacks(struct sf_weston_surface *sws, sf_time_t now)
 /* --- commits --- */
 
 /* Maps the shm buffer when it is one to one with the surface and the
- * damage is small enough to be worth reading; the caller ends access. */
+ * damage is small enough to be worth reading (the core's limit); the
+ * caller ends access. */
 static struct wl_shm_buffer *
 map_damaged_pixels(struct sf_weston_surface *sws, int64_t area,
-		   struct sf_pixels *px)
+		   struct sf_pixels *px, sf_time_t now)
 {
 	struct weston_surface *surface = sws->surface;
 	struct weston_buffer *buffer = surface->buffer_ref.buffer;
 	const struct weston_buffer_viewport *vp = &surface->buffer_viewport;
 
-	if (area <= 0 || area > sws->sfw->config.hash_max_area_px || !buffer ||
+	if (area <= 0 || area > sf_surface_pixel_read_limit(sws->core, now) ||
+	    !buffer ||
 	    !buffer->resource)
 		return NULL;
 	if (vp->buffer.transform != WL_OUTPUT_TRANSFORM_NORMAL ||
@@ -362,7 +369,7 @@ refine_damage(struct sf_weston_surface *sws, int64_t area,
 	struct wl_shm_buffer *shm = NULL;
 
 	if (sf_surface_should_read_pixels(sws->core))
-		shm = map_damaged_pixels(sws, area, &px);
+		shm = map_damaged_pixels(sws, area, &px, commit->time);
 
 	if (!shm) {
 		/* Unknown content: what the map remembers may be stale. */

@@ -950,7 +950,7 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	struct sf_pixels px;
 	int64_t aligned = (int64_t)(ext.x2 - ext.x1 + 2 * SF_TILE_SIZE) *
 			  (ext.y2 - ext.y1 + 2 * SF_TILE_SIZE);
-	if (n_boxes && aligned <= xw->sx->config.hash_max_area_px &&
+	if (n_boxes && aligned <= sf_surface_pixel_read_limit(xw->core, now) &&
 	    sf_surface_should_read_pixels(xw->core) &&
 	    read_pixels(xw, &ext, &px)) {
 		struct sf_tile_change change = {

@@ -7,7 +7,7 @@
  *
  *   sf-test-client [--fps F] [--rate NUM/DEN] [--priority P]
  *                  [--inhibit] [--size WxH] [--seconds S]
- *                  [--app-id NAME] [--keyboard]
+ *                  [--app-id NAME] [--keyboard] [--bar-damage]
  *   sf-test-client --misuse double-get|bad-rate|bad-range|bad-priority|
  *                           after-destroy|bad-power|unknown-output
  *
@@ -18,6 +18,10 @@
  * With --keyboard it binds the seat's keyboard and prints "keyboard
  * enter" and "keyboard leave" as its surface gains and loses the focus
  * (desktop-shell takes the focus from every client when it locks).
+ *
+ * Each frame moves a one-pixel bar and damages the whole surface, which
+ * the classifier calls a video; with --bar-damage it damages only the
+ * two columns that changed, an animation (videos are never throttled).
  *
  * With --misuse it exits 0 when the compositor sent the documented
  * protocol error for that misuse (printed as "protocol error: IFACE
@@ -52,6 +56,7 @@ struct client {
 	struct wl_seat *seat;
 	struct wl_keyboard *keyboard;
 	bool want_keyboard;
+	bool bar_damage;		/* damage what changed, not everything */
 
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -347,7 +352,14 @@ draw(struct client *c)
 			p[y * c->width + x] = x == bar ? 0xffffffff :
 					      0xff000000 | (uint32_t)(y * 4);
 	wl_surface_attach(c->surface, c->buffers[i], 0, 0);
-	wl_surface_damage(c->surface, 0, 0, c->width, c->height);
+	if (c->bar_damage && c->frame > 0) {
+		/* Against what is shown: the old bar went, the new came. */
+		int old = bar > 0 ? bar - 1 : c->width - 1;
+		wl_surface_damage(c->surface, old, 0, 1, c->height);
+		wl_surface_damage(c->surface, bar, 0, 1, c->height);
+	} else {
+		wl_surface_damage(c->surface, 0, 0, c->width, c->height);
+	}
 	wl_surface_commit(c->surface);
 	c->frame++;
 }
@@ -469,6 +481,8 @@ main(int argc, char **argv)
 			inhibit = true;
 		} else if (strcmp(arg, "--keyboard") == 0) {
 			c.want_keyboard = true;
+		} else if (strcmp(arg, "--bar-damage") == 0) {
+			c.bar_damage = true;
 		} else {
 			ok = false;
 		}

@@ -12,7 +12,8 @@
 #     what was held, at once, and foot draws what was typed;
 #  3. weston-simple-shm and weston-simple-damage: never classed blinking;
 #     their frame callbacks throttled only while unfocused and idle, and
-#     then to about background-frame-rate.
+#     then to about background-frame-rate; but one the classifier calls
+#     a video (simple-shm redraws all of itself each frame) never is.
 #
 # Every output runs refresh-switch=never: a mode switch repaints the
 # whole output, which would hide whether an input flushed held damage.
@@ -540,11 +541,22 @@ stale_flushes ${stale_before:-?} -> ${stale_after:-?}"
 		status_is surface.$foot_id.throttle_us 0" \
 		"the user is back: foot's frame callbacks are not throttled"
 
-	# Still active: blinks are painted, not held.
+	# Still active: blinks are painted, not held.  The user stays
+	# active through the window on purpose, a pointer motion every
+	# 0.25 s from before its first sample to before its last: timed
+	# from the key alone, the polls and status calls above can take a
+	# busy machine past suppress-idle-delay, and then the blinks are
+	# rightly held.
+	wt_cmd motion 1 0
+	wt_dump >/dev/null	# a barrier: the motion has been seen
 	st=$(sf_status)
 	h0=$(surface_field "$foot_id" held "$st")
 	c0=$(surface_field "$foot_id" commits "$st")
-	sleep 1.5
+	for _ in 1 2 3 4 5 6; do
+		wt_cmd motion 1 0
+		sleep 0.25
+	done
+	LAST_INPUT_MS=$(now_ms)
 	st=$(sf_status)
 	h1=$(surface_field "$foot_id" held "$st")
 	c1=$(surface_field "$foot_id" commits "$st")
@@ -628,17 +640,38 @@ anim_part() {
 		"$name focused and idle: not throttled"
 	wt_diag "throttled= ${t0:-?} -> ${t1:-?} over 2 s"
 
-	# A new toplevel takes the keyboard focus.
-	wt_client "$SF_TEST_CLIENT" --app-id focus-thief --seconds 600
-	local thief_pid=$WT_LAST_PID
-	wt_ok "wt_poll 3 '$name throttled' eval \
-		'[ \"\$(anim_throttled)\" -gt \"${t1:-0}\" ]'" \
-		"$name unfocused and idle: throttled"
+	# A new toplevel takes the keyboard focus.  An animation is then
+	# throttled to background-frame-rate; what the classifier calls a
+	# video (most of the surface redrawn each frame, as simple-shm
+	# does) never is: the checks below follow the class it has now.
+	local cls video=0 want_us=$BACKGROUND_THROTTLE_US
+	cls=$(surface_field "$anim_id" class "$(sf_status)")
+	if [ "$cls" = video ]; then
+		video=1
+		want_us=0
+	fi
+	wt_diag "$name is classed ${cls:-?}: $([ $video = 1 ] &&
+		echo "a video, never throttled" ||
+		echo "throttled while unfocused and idle")"
+	wt_client "$SF_TEST_CLIENT" --app-id focus-thief --seconds 600 \
+		--keyboard
+	local thief_pid=$WT_LAST_PID thief_log=$WT_LAST_LOG
+	wt_poll "$WT_TIMEOUT" "focus-thief has the focus" \
+		grep -q "keyboard enter" "$thief_log"
+	if [ $video = 0 ]; then
+		wt_ok "wt_poll 3 '$name throttled' eval \
+			'[ \"\$(anim_throttled)\" -gt \"${t1:-0}\" ]'" \
+			"$name unfocused and idle: throttled"
+	else
+		watch_throttled 2
+		wt_ok '[ "$(anim_throttled)" = "${t1:-0}" ]' \
+			"$name unfocused and idle: a video, not throttled"
+	fi
 	sample_class
 	local us
 	us=$(status_key "surface.$anim_id.throttle_us" "$(sf_status)")
-	wt_is "$us" "$BACKGROUND_THROTTLE_US" \
-		"$name unfocused and idle: throttled to the background frame rate"
+	wt_is "$us" "$want_us" \
+		"$name unfocused and idle: throttle_us is its class's (background rate, a video 0)"
 
 	# Active: the pointer moves every 0.25 s.  What was held when the
 	# user came back is released; after that nothing is held.
@@ -652,7 +685,12 @@ anim_part() {
 
 	# Idle again.
 	local bound=$(((IDLE_DELAY_MS + 2500) / 1000))
-	if wt_poll "$bound" "$name throttled again" \
+	if [ $video = 1 ]; then
+		wait_user_idle
+		watch_throttled 1
+		wt_ok '[ "$(anim_throttled)" = "${t3:-0}" ]' \
+			"$name unfocused and idle again: a video, still not throttled"
+	elif wt_poll "$bound" "$name throttled again" \
 		eval '[ "$(anim_throttled)" -gt "${t3:-0}" ]'; then
 		wt_result 0 "$name unfocused and idle again: throttled again"
 		wt_diag "throttled again at most \
@@ -675,10 +713,16 @@ $(($(now_ms) - LAST_INPUT_MS)) ms after the last motion"
 	ms1=$(now_ms)
 	fps=$(awk -v n="$((${c1:-0} - ${c0:-0}))" -v ms="$((ms1 - ms0))" \
 		'BEGIN { printf "%.1f", n * 1000 / ms }')
-	wt_ok "awk -v f=$fps -v want=$((1000000 / BACKGROUND_THROTTLE_US)) \
-		'BEGIN { exit !(f >= want * 0.6 && f <= want * 1.4) }'" \
-		"$name throttled: draws at about the background frame rate"
-	wt_diag "$fps commits/s while throttled (${c0:-?} -> ${c1:-?} in \
+	if [ $video = 1 ]; then
+		# Far above the 5 a second of the throttle, whatever the load.
+		wt_ok "awk -v f=$fps 'BEGIN { exit !(f >= 15) }'" \
+			"$name, a video: draws at its own rate"
+	else
+		wt_ok "awk -v f=$fps -v want=$((1000000 / BACKGROUND_THROTTLE_US)) \
+			'BEGIN { exit !(f >= want * 0.6 && f <= want * 1.4) }'" \
+			"$name throttled: draws at about the background frame rate"
+	fi
+	wt_diag "$fps commits/s unfocused and idle (${c0:-?} -> ${c1:-?} in \
 $((ms1 - ms0)) ms)"
 
 	local blinks

@@ -305,21 +305,23 @@ wt_is "$(requests_since "$n" switch_mode)" \
 # mapped takes the focus) and, after suppress-idle-delay, idle: a normal
 # surface is throttled to background-frame-rate (200000 us), an
 # essential one never is; a background one is throttled at once.
-wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-essential
+# --bar-damage: an animation (a whole-surface redraw is a video, which a
+# normal priority never throttles).
+wt_client "$SF_TEST_CLIENT" --fps 20 --bar-damage --app-id sf-rule-essential
 rule_pids=("$WT_LAST_PID")
-wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-both
+wt_client "$SF_TEST_CLIENT" --fps 20 --bar-damage --app-id sf-rule-both
 rule_pids+=("$WT_LAST_PID")
-wt_client "$SF_TEST_CLIENT" --fps 20 --priority essential \
+wt_client "$SF_TEST_CLIENT" --fps 20 --bar-damage --priority essential \
 	--app-id sf-rule-overridden
 rule_pids+=("$WT_LAST_PID")
-wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-normal
+wt_client "$SF_TEST_CLIENT" --fps 20 --bar-damage --app-id sf-rule-normal
 rule_pids+=("$WT_LAST_PID")
 # Mapped last, so that it has the focus and the others do not: wait for
 # the others first (clients started together map in any order).
 for app in sf-rule-essential sf-rule-both sf-rule-overridden sf-rule-normal; do
 	wt_poll "$WT_TIMEOUT" "$app mapped" has_surface "$app"
 done
-wt_client "$SF_TEST_CLIENT" --fps 20 --app-id sf-rule-background
+wt_client "$SF_TEST_CLIENT" --fps 20 --bar-damage --app-id sf-rule-background
 rule_pids+=("$WT_LAST_PID")
 wt_poll "$WT_TIMEOUT" "sf-rule-background mapped" has_surface sf-rule-background
 wt_cmd motion 2 2

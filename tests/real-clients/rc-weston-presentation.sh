@@ -1,0 +1,165 @@
+#!/bin/bash
+# TAP: presentation feedback (wp_presentation) of frames stillframe holds,
+# with Weston's own client weston-presentation-shm in feedback-idle mode
+# (-i: one frame a second, each with a feedback request), which stillframe
+# classes ticking and holds while the user is idle; with mpv showing a
+# still picture full screen (its identical frames are held); and with
+# Chromium (Wayland, software) showing a blinking textarea caret, which
+# asks for feedback with every frame.
+#
+# Weston moves each repainted surface's feedback onto the output before
+# the backend's repaint; a held frame used to be finished without
+# answering it, and Weston aborted at its next repaint loop start
+# (weston_presentation_feedback_present_list's assertion).  Judged from
+# outside stillframe:
+#  - Weston's process lives on after frames with feedback were held;
+#  - the client, by its own protocol log (WAYLAND_DEBUG), gets an answer
+#    (presented or discarded) for every feedback it asked for but the one
+#    in flight, and "presented" still comes after the first hold.
+#
+# mpv and Chromium are skipped when they are not installed.
+#
+# SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
+set -u
+. "$(dirname "$0")/../weston/lib.sh"
+
+for prog in weston weston-presentation-shm setsid timeout awk; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+[ -n "${SF_PLUGIN:-}" ] && [ -e "$SF_PLUGIN" ] ||
+	wt_skip "SF_PLUGIN does not name a file (run it from meson)"
+
+# After a hold, how long Weston must live on: the old abort came at the
+# next start of the repaint loop, within a frame or two of any repaint.
+AFTER_HOLD_S=5
+
+wt_plan 10
+
+# suppress-idle-delay is short so that holding starts without waiting:
+# no input is ever sent, the user is idle from the start.  -l stillframe
+# puts the plugin's decisions in the log, to know a frame was held.
+start_weston() {
+	wt_start "$1" -l stillframe <<-EOF
+		[core]
+		modules=stillframe.so
+		idle-time=0
+		$(wt_ini_still_shell)
+		[stillframe]
+		outputs=all
+		refresh-switch=never
+		suppress-idle-delay=200
+		dim-timeout=0
+		standby-timeout=0
+		off-timeout=0
+	EOF
+}
+
+# live_on: wait AFTER_HOLD_S in steps, so that a death is seen when it
+# happens.
+live_on() {
+	for _ in $(seq "$AFTER_HOLD_S"); do
+		wt_alive || break
+		sleep 1
+	done
+}
+
+# ---- 1. weston-presentation-shm -i ----
+start_weston rc-present
+
+wt_client env WAYLAND_DEBUG=1 weston-presentation-shm -i
+CLIENT=$WT_LAST_PID
+CLOG=$WT_LAST_LOG
+
+# feedback_counts: "REQUESTS PRESENTED DISCARDED PRESENTED_AFTER_HOLD"
+# from the client's protocol log; the last is the number of "presented"
+# after its first "discarded".
+feedback_counts() {
+	awk '
+	/-> wp_presentation@[0-9]+\.feedback\(/ { req++ }
+	/wp_presentation_feedback@[0-9]+\.presented\(/ {
+		pres++
+		if (disc) after++
+	}
+	/wp_presentation_feedback@[0-9]+\.discarded\(/ { disc++ }
+	END { printf "%d %d %d %d\n", req, pres, disc, after }' "$CLOG"
+}
+
+asked_feedback() {
+	local c
+	c=$(feedback_counts)
+	[ "${c%% *}" -gt 0 ]
+}
+
+wt_poll 10 "weston-presentation-shm asks for feedback" asked_feedback
+wt_result $? "weston-presentation-shm runs and asks for presentation feedback"
+
+# stillframe's own log is only the precondition here (a frame carrying
+# feedback was held); what is judged is what follows.
+wt_poll 30 "a held repaint" grep -q "repaint held" "$WT_LOG"
+wt_result $? "stillframe holds a frame of the idle client (precondition)"
+
+live_on
+wt_ok wt_alive "Weston lives on after held frames with presentation feedback"
+wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+
+wt_client_alive "$CLIENT" || wt_diag "weston-presentation-shm exited"
+read -r req pres disc after <<<"$(feedback_counts)"
+wt_diag "feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard"
+wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
+	"every feedback but the one in flight is answered"
+wt_ok '[ "$after" -gt 0 ]' \
+	"frames are still presented after a held one"
+wt_stop
+
+# ---- 2. mpv, a still picture ----
+# Its OSC comes and goes with the pointer, and the frames it commits ask
+# for feedback.  Here they are seldom held (mpv stops committing once
+# its OSC has gone), so this part mostly checks that a real player's
+# feedback keeps flowing; the holds are counted for the log.  The last
+# motion restarts Weston's repaint loop, where Weston aborted.
+if ! command -v mpv >/dev/null || ! command -v python3 >/dev/null; then
+	for d in "mpv shows the still picture" "mpv: Weston lives on" \
+		"mpv: every feedback answered"; do
+		wt_skip_one "$d" "mpv or python3 is not installed"
+	done
+else
+	start_weston rc-present-mpv
+	python3 "$(dirname "$0")/../make-test-image.py" vertical 320 240 \
+		"$WT_DIR/still.png"
+	wt_client env WAYLAND_DEBUG=1 mpv --no-config --vo=wlshm --fs \
+		--image-display-duration=inf --force-window=yes \
+		--really-quiet "$WT_DIR/still.png"
+	CLOG=$WT_LAST_LOG
+	wt_poll 15 "mpv asks for feedback" asked_feedback
+	wt_result $? "mpv shows the still picture and asks for feedback"
+	for _ in 1 2 3 4; do
+		wt_cmd motion 7 5
+		sleep 1
+	done
+	sleep 3		# the OSC fades, the user is idle
+	wt_cmd motion 7 5
+	live_on
+	wt_ok wt_alive "mpv: Weston lives on"
+	read -r req pres disc after <<<"$(feedback_counts)"
+	wt_diag "mpv feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard; holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+	wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
+		"mpv: every feedback but the one in flight is answered"
+	wt_stop
+fi
+
+# ---- 3. Chromium, a blinking caret in a textarea ----
+# It aborted Weston within seconds of its first held frame.
+if ! command -v chromium >/dev/null; then
+	wt_skip_one "Chromium: a frame held" "chromium is not installed"
+	wt_skip_one "Chromium: Weston lives on" "chromium is not installed"
+	exit 0
+fi
+start_weston rc-present-chromium
+wt_client chromium --no-sandbox --ozone-platform=wayland --disable-gpu \
+	--no-first-run --user-data-dir="$WT_DIR/chromium" \
+	'data:text/html,<textarea autofocus>held caret</textarea>'
+wt_poll 45 "a held repaint with Chromium" grep -q "repaint held" "$WT_LOG"
+wt_result $? "Chromium: stillframe holds a frame of its idle caret (precondition)"
+live_on
+wt_ok wt_alive "Chromium: Weston lives on after held frames"
+wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
