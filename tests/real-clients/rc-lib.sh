@@ -11,7 +11,10 @@
 #   rc_shot_series T0 MS PREFIX
 #			(Weston) fake-KMS shots of the headless output until
 #			T0 + MS, into RC_TIMES and RC_SHOTS (the files)
-#   rc_repaints		(Weston) the fake-KMS double's repaint count
+#   rc_repaints		(Weston) the fake-KMS double's repaint count;
+#			nothing if Weston does not answer
+#   rc_delta A B	B - A, or "none" if either is empty (a count that
+#			could not be read must fail a test, not read as 0)
 #   rc_first_change REF LINES...
 #			the index of the first of LINES that differs from
 #			REF, or "none"
@@ -50,6 +53,7 @@ rc_shot_series() {
 	local t0=$1 ms=$2 prefix=$3 at
 	RC_TIMES=() RC_SHOTS=()
 	while at=$(($(rc_now_ms) - t0)) && [ "$at" -lt "$ms" ]; do
+		wt_alive || break
 		wt_shot headless "$prefix-$at.ppm" || continue
 		RC_TIMES+=("$at")
 		RC_SHOTS+=("$prefix-$at.ppm")
@@ -59,6 +63,14 @@ rc_shot_series() {
 
 rc_repaints() {
 	wt_dump | awk '$1 == "output" { print $8 }'
+}
+
+rc_delta() {
+	if [ -n "$1" ] && [ -n "$2" ]; then
+		echo $(($2 - $1))
+	else
+		echo none
+	fi
 }
 
 rc_first_change() {

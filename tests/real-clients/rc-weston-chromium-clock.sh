@@ -92,8 +92,8 @@ idle_window() {
 	r0=$(rc_repaints)
 	s0=$(switches)
 	sleep "$IDLE_S"
-	REPAINTS=$(($(rc_repaints) - r0))
-	SWITCHES=$(($(switches) - s0))
+	REPAINTS=$(rc_delta "$r0" "$(rc_repaints)")
+	SWITCHES=$(rc_delta "$s0" "$(switches)")
 }
 
 # ---- stock ----
@@ -108,8 +108,11 @@ idle_window
 sf=$REPAINTS
 wt_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf;" \
 	"mode switches: $SWITCHES"
-wt_ok '[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
+wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
+	[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
 	"idle, the ticks are held ($sf repaints, stock $stock)"
+
+wt_alive || wt_bail "Weston died while the user was idle"
 
 # A key (shift: no text); the shots first, read in one go after.
 s0=$(switches)
@@ -126,8 +129,9 @@ wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
 	"after a key the page shows the current second within a second ($key_ms ms, ${#RC_SHOTS[@]} shots)"
 s1=$(switches)
 # Outside the idle and wake transitions: at most one a minute.
-wt_ok '[ "$SWITCHES" -le 1 ] && [ -n "$s0" ] && [ -n "$s1" ] &&
-	[ $((s1 - s0)) -le 1 ]' \
-	"at most one mode switch while idle ($SWITCHES) and one on the key ($((s1 - s0)))"
+on_key=$(rc_delta "$s0" "$s1")
+wt_ok '[ "$SWITCHES" != none ] && [ "$on_key" != none ] &&
+	[ "$SWITCHES" -le 1 ] && [ "$on_key" -le 1 ]' \
+	"at most one mode switch while idle ($SWITCHES) and one on the key ($on_key)"
 wt_ok 'kill -0 "$chromium_pid"' "Chromium lives"
 wt_ok 'wt_alive' "weston is alive"

@@ -64,7 +64,7 @@ idle_repaints() {
 	local r0
 	r0=$(rc_repaints)
 	sleep "$IDLE_S"
-	echo $(($(rc_repaints) - r0))
+	rc_delta "$r0" "$(rc_repaints)"
 }
 
 # ---- stock ----
@@ -76,8 +76,11 @@ wt_stop
 start_clock rc-xclock-sf stillframe.so
 sf=$(idle_repaints)
 wt_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf"
-wt_ok '[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
+wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
+	[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
 	"idle, the ticks are held ($sf repaints, stock $stock)"
+
+wt_alive || wt_bail "Weston died while the user was idle"
 
 # A key (shift: no text); the shots first, read in one go after.
 wt_shot headless "$WT_DIR/before.ppm"
