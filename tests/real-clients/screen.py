@@ -14,6 +14,9 @@ usage: screen.py window SHOT RRGGBB
            a line per shot: the box of a solid dark block at least MIN-W
            by MIN-H pixels (a terminal's block cursor drawn in black), or
            "none"
+       screen.py dark X1 Y1 X2 Y2 SHOT...
+           a line per shot: how many dark pixels the box holds (text in
+           black on a light terminal)
 
 Python starts slowly on a busy machine: a test takes its shots first and
 has them read in one go.
@@ -116,6 +119,18 @@ def block(path, min_w, min_h):
     return "none"
 
 
+def dark(path, x1, y1, x2, y2):
+    width, height, px, corner = read_ppm(path)
+    n = 0
+    for y in range(max(y1, 0), min(y2, height)):
+        for x in range(max(x1, 0), min(x2, width)):
+            p = (y * width + x) * 3
+            if (px[p] < DARK and px[p + 1] < DARK and px[p + 2] < DARK
+                    and not in_pointer(corner, x, y)):
+                n += 1
+    return n
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "window":
         return window(argv[2], argv[3])
@@ -124,6 +139,11 @@ def main(argv):
         x1, y1, x2, y2 = box
         for shot in argv[6:]:
             print(region(shot, x1, y1, x2, y2))
+        return 0
+    if len(argv) >= 7 and argv[1] == "dark":
+        x1, y1, x2, y2 = map(int, argv[2:6])
+        for shot in argv[6:]:
+            print(dark(shot, x1, y1, x2, y2))
         return 0
     if len(argv) >= 5 and argv[1] == "block":
         for shot in argv[4:]:

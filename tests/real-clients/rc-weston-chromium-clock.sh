@@ -1,0 +1,139 @@
+#!/bin/bash
+# TAP, real-client tier (issue 25, "What to build" 4): Chromium on
+# Wayland showing a JS seconds clock (a big digit set every second by
+# setInterval), on stock Weston and on Weston with stillframe, side by
+# side.  Idle, its ticks are held; on input the screen shows the current
+# second again at once.
+#
+# Witnesses outside stillframe: the fake-KMS double's repaint count and
+# request log (what reached the "KMS driver"), and the screen it read
+# back from the buffer last presented (shot, no repaint asked).
+#  1. idle, stillframe repaints at least 4x fewer times than stock in
+#     the same 10 s window;
+#  2. after a key the page's picture changes within a second;
+#  3. at most one mode switch in the idle window, and one (the wake) in
+#     the 1.5 s after the key;
+#  4. Weston and Chromium live.
+# SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
+set -u
+. "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
+
+for prog in weston chromium python3; do
+	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+done
+screen="python3 $(dirname "$0")/screen.py"
+BG=c0c0c0
+IDLE_S=10
+
+wt_plan 5
+
+# start_page NAME MODULES: weston (pixman, to read the screen back),
+# then Chromium on the page; sets BOX, where the window is on screen.
+start_page() {
+	wt_start "$1" --use-pixman -l log,stillframe <<-EOF
+		[core]
+		modules=$2
+		idle-time=0
+		$(wt_ini_still_shell)
+		panel-position=none
+		background-color=0xff$BG
+		[stillframe]
+		outputs=all
+		suppress-idle-delay=500
+		dim-timeout=0
+		standby-timeout=0
+		off-timeout=0
+	EOF
+	cat >"$WT_DIR/clock.html" <<-'EOF'
+		<!doctype html>
+		<html><body style="margin: 0; background: white">
+		<div id="d" style="font: bold 300px monospace">-</div>
+		<script>
+		function tick() {
+			document.getElementById("d").textContent =
+				new Date().getSeconds();
+		}
+		tick();
+		setInterval(tick, 1000);
+		</script></body></html>
+	EOF
+	wt_cmd motion -4000 -4000
+	wt_client chromium --no-sandbox --ozone-platform=wayland \
+		--user-data-dir="$WT_DIR/chromium" --no-first-run --disable-gpu \
+		--no-default-browser-check --disable-background-networking \
+		--password-store=basic --window-size=600,400 \
+		"file://$WT_DIR/clock.html"
+	chromium_pid=$WT_LAST_PID
+	wt_poll 40 "the page on screen" page_shown ||
+		wt_bail "Chromium's window did not show"
+}
+
+# The window on the background, with the page's white in it.
+page_shown() {
+	wt_shot headless "$WT_DIR/map.ppm" &&
+		BOX=$($screen window "$WT_DIR/map.ppm" $BG) || return 1
+	echo "$BOX" | awk '{ exit !($3 - $1 >= 300 && $4 - $2 >= 200) }'
+}
+
+switches() {
+	wt_dump | awk '$1 == "output" && $2 == "headless" {
+		for (i = 3; i < NF; i++)
+			if ($i == "mode_switches") print $(i + 1)
+	}'
+}
+
+# idle_window: the repaints (REPAINTS) and mode switches (SWITCHES) of
+# IDLE_S seconds of an idle user, from 4 s after the page showed (the
+# page loaded, the first frames, the idle transition).
+idle_window() {
+	sleep 4
+	local r0 s0
+	r0=$(rc_repaints)
+	s0=$(switches)
+	sleep "$IDLE_S"
+	REPAINTS=$(rc_delta "$r0" "$(rc_repaints)")
+	SWITCHES=$(rc_delta "$s0" "$(switches)")
+}
+
+# ---- stock ----
+start_page rc-clock-stock stillframe-test-fake-kms.so
+idle_window
+stock=$REPAINTS
+wt_stop
+
+# ---- stillframe ----
+start_page rc-clock-sf stillframe.so
+idle_window
+sf=$REPAINTS
+wt_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf;" \
+	"mode switches: $SWITCHES"
+wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
+	[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
+	"idle, the ticks are held ($sf repaints, stock $stock)"
+
+wt_alive || wt_bail "Weston died while the user was idle"
+
+# A key (shift: no text); the shots first, read in one go after.
+s0=$(switches)
+wt_shot headless "$WT_DIR/before.ppm"
+t0=$(rc_now_ms)
+wt_cmd key 42
+rc_shot_series "$t0" 1500 "$WT_DIR/key"
+# At once: some 4 s after the key the output goes idle again, a
+# transition of its own.
+s1=$(switches)
+# shellcheck disable=SC2086	# BOX is four numbers
+mapfile -t pages < <($screen region $BOX "$WT_DIR/before.ppm" "${RC_SHOTS[@]}")
+i=$(rc_first_change "${pages[0]}" "${pages[@]:1}")
+key_ms=none
+[ "$i" != none ] && key_ms=${RC_TIMES[$i]}
+wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
+	"after a key the page shows the current second within a second ($key_ms ms, ${#RC_SHOTS[@]} shots)"
+# Outside the idle and wake transitions: at most one a minute.
+on_key=$(rc_delta "$s0" "$s1")
+wt_ok '[ "$SWITCHES" != none ] && [ "$on_key" != none ] &&
+	[ "$SWITCHES" -le 1 ] && [ "$on_key" -le 1 ]' \
+	"at most one mode switch while idle ($SWITCHES) and one on the key ($on_key)"
+wt_ok 'kill -0 "$chromium_pid"' "Chromium lives"
+wt_ok 'wt_alive' "weston is alive"
