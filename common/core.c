@@ -1940,6 +1940,14 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	enum sf_commit_kind gate_kind = s->priority == SF_PRIORITY_ESSENTIAL ?
 						SF_COMMIT_CHANGED :
 						kind;
+	/* A blink or a tick is what repeats: a commit that only now makes
+	 * the surface blinking or ticking is not known to be one, and is
+	 * painted.  A line a program prints into a blinking terminal, half
+	 * a second after a blink, reads as a tick; held, it would wait for
+	 * the tick's staleness. */
+	if ((gate_cls == SF_CLASS_BLINKING || gate_cls == SF_CLASS_TICKING) &&
+	    gate_cls != old.cls && kind == SF_COMMIT_CHANGED)
+		gate_cls = SF_CLASS_STATIC;
 	/* A blink is held only while the screen keeps its caret. */
 	if (gate_cls == SF_CLASS_BLINKING && kind == SF_COMMIT_CHANGED &&
 	    !sf_suppress_blink_may_hold(s->newest_phase, s->shown_phase)) {
@@ -2018,11 +2026,8 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 	 * say. */
 	if (s->priority == SF_PRIORITY_BACKGROUND ||
 	    (s->output && !s->output->powered))
-		return sf_suppress_throttle_interval(&s->core->suppress,
-						     s->cls.cls, false, true);
-	if (s->cls.cls == SF_CLASS_BLINKING &&
-	    !sf_suppress_blink_may_throttle(s->newest_phase))
-		return 0;
+		return sf_suppress_unwatched_interval(&s->core->suppress,
+						      s->cls.cls);
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
 					     s->focused,
 					     user_idle(s->core, now));
