@@ -388,12 +388,33 @@ learn_phases(const struct history *h, uint32_t commits,
 	out->blink_extents = a->extents;
 }
 
-/* Rule 3.  Returns the tick interval, or 0. */
+/* The newest commits redraw one place in two states taking turns: a
+ * blink starting (again), whatever came before it. */
+static bool
+blink_starting(const struct history *h)
+{
+	const uint32_t n = SF_CLASSIFIER_MIN_COMMITS - 1;
+
+	if (h->n < n || !all_hashed(h, n))
+		return false;
+	for (uint32_t i = 1; i < n; i++)
+		if (!same_extents(h->rec[i], h->rec[0]))
+			return false;
+	return alternates(h, n);
+}
+
+/* Rule 3.  Returns the tick interval, or 0.  Not while a blink starts
+ * again: a line printed into a blinking terminal half a second after a
+ * blink, and the caret blinking on the row below it, would otherwise
+ * read as ticks (mixed content, regular intervals), and the next line
+ * would be held as one. */
 static sf_time_t
 tick_period(const struct sf_classifier_params *params,
 	    const struct sf_surface_activity *activity,
 	    const struct history *h)
 {
+	if (blink_starting(h))
+		return 0;
 	for (size_t t = 0; t < SF_ARRAY_LENGTH(tick_intervals); t++) {
 		double target = (double)tick_intervals[t];
 		uint32_t run = 0;

@@ -2027,6 +2027,14 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	enum sf_class gate_cls = never_held ? SF_CLASS_INTERACTIVE :
 					      s->cls.cls;
 	enum sf_commit_kind gate_kind = never_held ? SF_COMMIT_CHANGED : kind;
+	/* A blink or a tick is what repeats: a commit that only now makes
+	 * the surface blinking or ticking is not known to be one, and is
+	 * painted.  A line a program prints into a blinking terminal, half
+	 * a second after a blink, reads as a tick; held, it would wait for
+	 * the tick's staleness. */
+	if ((gate_cls == SF_CLASS_BLINKING || gate_cls == SF_CLASS_TICKING) &&
+	    gate_cls != old.cls && kind == SF_COMMIT_CHANGED)
+		gate_cls = SF_CLASS_STATIC;
 	/* A blink is held only while the screen keeps its caret. */
 	if (gate_cls == SF_CLASS_BLINKING && kind == SF_COMMIT_CHANGED &&
 	    !sf_suppress_blink_may_hold(s->newest_phase, s->shown_phase)) {
@@ -2106,15 +2114,12 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 	 * rate of any animation. */
 	if (s->priority == SF_PRIORITY_BACKGROUND ||
 	    (s->output && !s->output->powered))
-		return sf_suppress_throttle_interval(
-			&s->core->suppress,
-			s->cls.cls == SF_CLASS_VIDEO ? SF_CLASS_ANIMATING :
-						       s->cls.cls,
-			false, true);
+		return sf_suppress_unwatched_interval(&s->core->suppress,
+						      s->cls.cls);
+	/* A video plays at its own rate wherever the focus is, also one
+	 * known as a video only by its content type or its client's idle
+	 * inhibitor. */
 	if (surface_is_video(s))
-		return 0;
-	if (s->cls.cls == SF_CLASS_BLINKING &&
-	    !sf_suppress_blink_may_throttle(s->newest_phase))
 		return 0;
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
 					     s->focused,

@@ -376,7 +376,10 @@ const struct sf_surface_stats *
 sf_surface_get_stats(const struct sf_surface *surface);
 
 /* How long to hold this surface's frame callbacks: 0 means release them
- * with the next repaint as usual. */
+ * with the next repaint as usual.  Never for a blink or a tick (their
+ * repaints are held instead), unless the surface is of the background
+ * priority or shown only on an output that is powered off; an unfocused
+ * animation gets background-frame-rate while the user is idle. */
 sf_time_t
 sf_surface_get_frame_interval(const struct sf_surface *surface,
 			      sf_time_t now);

@@ -95,13 +95,25 @@ sf_repaint_gate_decide(const struct sf_repaint_gate *gate,
 void
 sf_repaint_gate_painted(struct sf_repaint_gate *gate);
 
-/* Frame-callback throttle interval for a surface, 0 for none.  Blinking
- * and ticking surfaces are throttled to their staleness while the user
- * is idle; unfocused animating surfaces to the background interval while
- * idle; a video never. */
+/* Frame-callback throttle interval for a surface the user may be
+ * watching, 0 for none: unfocused animating surfaces get the background
+ * interval while the user is idle.  A video never: it plays at its own
+ * rate wherever the focus is.  Blinking and ticking surfaces never
+ * either: their frame callbacks are answered by the next repaint, held
+ * or not, so that anything else they draw (a program's output in a
+ * terminal) is not delayed; only their repaints are held (the gate
+ * above). */
 sf_time_t
 sf_suppress_throttle_interval(const struct sf_suppress_params *params,
 			      enum sf_class cls, bool focused, bool user_idle);
+
+/* The same for a surface nobody watches closely (background priority,
+ * or shown only on an output that is powered off): blinking and ticking
+ * ones are throttled to their staleness, animations to the background
+ * interval, whatever the focus and the input say. */
+sf_time_t
+sf_suppress_unwatched_interval(const struct sf_suppress_params *params,
+			       enum sf_class cls);
 
 /*
  * A held blink never leaves the caret hidden.  `newest` is the state
@@ -122,15 +134,13 @@ sf_suppress_blink_may_hold(enum sf_blink_phase newest,
 			   enum sf_blink_phase shown);
 
 /*
- * Whether a blinking surface's frame callbacks may be held back (its
- * throttle, sf_suppress_throttle_interval): only while its newest
- * commit shows the caret, so that what waits for a callback is the
- * commit that would hide it.  After one that hides it (or one nobody
- * can tell), the client gets its callbacks as usual and draws the
- * caret back, or ends its blinking, on its own time: a toolkit that
- * stopped blinking with the caret off screen would otherwise draw its
- * last frame only when the throttle let it, 30 s later.  An adapter
- * that holds a blinking client (Xorg) follows the same rule.
+ * Whether an adapter that holds a blinking client (Xorg) may hold it:
+ * only while its newest commit shows the caret, so that what waits is
+ * the commit that would hide it.  After one that hides it (or one
+ * nobody can tell), the client runs as usual and draws the caret back,
+ * or ends its blinking, on its own time: a toolkit that stopped
+ * blinking with the caret off screen would otherwise draw its last
+ * frame only when it was let go, 30 s later.
  */
 bool
 sf_suppress_blink_may_throttle(enum sf_blink_phase newest);

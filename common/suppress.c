@@ -185,14 +185,41 @@ sf_suppress_throttle_interval(const struct sf_suppress_params *params,
 
 	switch (cls) {
 	case SF_CLASS_BLINKING:
-		return params->blink_max_staleness;
 	case SF_CLASS_TICKING:
-		return params->tick_max_staleness;
+		/* Nothing but a blink or a tick is ever delayed.  A client
+		 * draws whatever it has (a line a program printed, a
+		 * prompt) when its callback comes: held for the blink's
+		 * staleness, that would wait up to 30 s.  Its repaints are
+		 * what the gate holds; the callbacks, one per blink or
+		 * tick, cost the client little. */
+		return 0;
 	case SF_CLASS_ANIMATING:
 		return focused ? 0 : params->background_frame_interval;
 	case SF_CLASS_VIDEO:
 		/* A video plays at its own rate wherever the focus is: the
 		 * user watches it while typing elsewhere, or while idle. */
+	case SF_CLASS_STATIC:
+	case SF_CLASS_INTERACTIVE:
+	case SF_CLASS_COUNT:
+		break;
+	}
+	return 0;
+}
+
+sf_time_t
+sf_suppress_unwatched_interval(const struct sf_suppress_params *params,
+			       enum sf_class cls)
+{
+	if (!params->enabled)
+		return 0;
+	switch (cls) {
+	case SF_CLASS_BLINKING:
+		return params->blink_max_staleness;
+	case SF_CLASS_TICKING:
+		return params->tick_max_staleness;
+	case SF_CLASS_ANIMATING:
+	case SF_CLASS_VIDEO:
+		return params->background_frame_interval;
 	case SF_CLASS_STATIC:
 	case SF_CLASS_INTERACTIVE:
 	case SF_CLASS_COUNT:

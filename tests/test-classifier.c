@@ -634,6 +634,54 @@ SF_TEST(empty_commits_neither_make_nor_break_patterns)
 	sf_assert_int_eq(cls.cls, SF_CLASS_STATIC);
 }
 
+/* A program prints a line into a blinking terminal on a blink's beat,
+ * and the caret blinks on the row below it: regular intervals and
+ * mixed content, ticks by their look.  Three commits into the new
+ * blink, it is not a tick any more (and a fourth makes it a blink), so
+ * that the next line, two seconds later, is not held as one. */
+SF_TEST(a_blink_starting_again_after_a_line_is_not_a_tick)
+{
+	struct sf_classifier_params params;
+	struct sf_surface_activity act;
+	struct sf_classification cls;
+	const struct sf_box line = { 0, 16, 800, 48 };
+	const struct sf_box below = { 0, 32, 8, 48 };
+	sf_time_t now = 0;
+
+	sf_classifier_params_init_default(&params);
+	sf_surface_activity_init(&act, 800, 600);
+	for (int i = 0; i < 8; i++) {
+		now += SF_MSEC(500);
+		struct sf_commit_desc d = { .time = now, .boxes = &cursor_cell,
+					    .n_boxes = 1, .has_hash = true,
+					    .hash = (i & 1) ? 1 : 2 };
+		sf_surface_activity_record(&act, &d);
+	}
+	sf_classify(&params, &act, 0, now, &cls);
+	sf_assert_int_eq(cls.cls, SF_CLASS_BLINKING);
+
+	now += SF_MSEC(500);
+	struct sf_commit_desc l = { .time = now, .boxes = &line, .n_boxes = 1,
+				    .has_hash = true, .hash = 77 };
+	sf_surface_activity_record(&act, &l);
+	sf_classify(&params, &act, 0, now, &cls);
+	sf_assert(cls.cls != SF_CLASS_BLINKING);
+
+	for (int i = 0; i < 4; i++) {
+		now += SF_MSEC(500);
+		struct sf_commit_desc d = { .time = now, .boxes = &below,
+					    .n_boxes = 1, .has_hash = true,
+					    .hash = (i & 1) ? 3 : 4 };
+		sf_surface_activity_record(&act, &d);
+		sf_classify(&params, &act, 0, now, &cls);
+		printf("# blink %d on the new row: %s\n", i + 1,
+		       sf_class_name(cls.cls));
+		if (i >= 2)
+			sf_assert(cls.cls != SF_CLASS_TICKING);
+	}
+	sf_assert_int_eq(cls.cls, SF_CLASS_BLINKING);
+}
+
 SF_TEST(few_commits_are_not_a_pattern)
 {
 	struct sf_classifier_params params;

@@ -423,10 +423,13 @@ SF_TEST(throttle_intervals)
 		bool focused, idle;
 		sf_time_t interval;
 	} cases[] = {
-		{ BLINKING, true, true, SF_SEC(30) },
-		{ BLINKING, false, true, SF_SEC(30) },
+		/* Nothing but a blink or a tick is ever delayed: their
+		 * repaints are held, never their frame callbacks. */
+		{ BLINKING, true, true, 0 },
+		{ BLINKING, false, true, 0 },
 		{ BLINKING, true, false, 0 },
-		{ TICKING, true, true, SF_SEC(15) },
+		{ TICKING, true, true, 0 },
+		{ TICKING, false, true, 0 },
 		{ TICKING, false, false, 0 },
 		{ ANIMATING, false, true, SF_MSEC(200) },
 		{ ANIMATING, true, true, 0 },
@@ -464,6 +467,32 @@ SF_TEST(throttle_intervals)
 	sf_assert_int_eq(sf_suppress_throttle_interval(&p, ANIMATING, false,
 						       true),
 			 0);
+}
+
+/* A surface nobody watches closely (background priority, or on an
+ * output that is off) is throttled freely, blinks and ticks included. */
+SF_TEST(unwatched_intervals)
+{
+	static const struct {
+		enum sf_class cls;
+		sf_time_t interval;
+	} cases[] = {
+		{ BLINKING, SF_SEC(30) },
+		{ TICKING, SF_SEC(15) },
+		{ ANIMATING, SF_MSEC(200) },
+		{ VIDEO, SF_MSEC(200) },
+		{ STATIC, 0 },
+		{ INTERACTIVE, 0 },
+	};
+	struct sf_suppress_params p;
+
+	test_params(&p);
+	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++)
+		sf_assert_int_eq(sf_suppress_unwatched_interval(&p,
+								cases[i].cls),
+				 cases[i].interval);
+	p.enabled = false;
+	sf_assert_int_eq(sf_suppress_unwatched_interval(&p, BLINKING), 0);
 }
 
 SF_TEST(reason_names)
@@ -517,8 +546,9 @@ SF_TEST(a_blink_is_held_only_while_the_screen_keeps_the_caret)
 				 table[i].hold);
 }
 
-/* Its frame callbacks wait only behind a commit that shows the caret:
- * the one that would end its blinking is never what waits. */
+/* An adapter that holds a blinking client (Xorg) holds it only behind
+ * a commit that shows the caret: the one that would end its blinking is
+ * never what waits. */
 SF_TEST(a_blink_is_throttled_only_after_showing_the_caret)
 {
 	sf_assert(sf_suppress_blink_may_throttle(SF_BLINK_PHASE_SHOWN));

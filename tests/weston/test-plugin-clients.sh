@@ -8,8 +8,10 @@
 #     than a Weston without stillframe running the same ini at the same
 #     time; a key or a motion repaints at once;
 #  2. foot with a blinking cursor: classed blinking within three blink
-#     periods, its blinks held while idle, and nothing lost: a key paints
-#     what was held, at once, and foot draws what was typed;
+#     periods, its blinks held while idle but not its frame callbacks
+#     (it commits each blink, Weston's timeline shows), and nothing
+#     lost: a key paints what was held, at once, and foot draws what
+#     was typed;
 #  3. weston-simple-shm and weston-simple-damage: never classed blinking;
 #     their frame callbacks throttled only while unfocused and idle, and
 #     then to about background-frame-rate; but one the classifier calls
@@ -297,7 +299,7 @@ wait_user_idle() {	# until the policy counts the user idle, plus margin
 }
 
 PART1_TESTS=10
-PART2_TESTS=9
+PART2_TESTS=10
 PART3_TESTS_EACH=8
 wt_plan $((PART1_TESTS + PART2_TESTS + 2 * PART3_TESTS_EACH))
 
@@ -437,7 +439,7 @@ part2_skipped() {
 if ! command -v foot >/dev/null; then
 	part2_skipped "foot is not installed"
 else
-	wt_start sf-clients-foot -l stillframe \
+	wt_start sf-clients-foot -l stillframe,timeline \
 		<<<"$(weston_ini stillframe.so none)"
 	LAST_INPUT_MS=$(now_ms)
 	foot_log=$WT_LOG
@@ -493,12 +495,24 @@ after its first frame; the plugin's log: $(grep -E \
 	wt_ok "wt_poll 8 'held blinks' held_blinks" \
 		"idle, foot's blinks are held (suppressed and held= rise)"
 
+	# Weston's timeline logs each commit with damage: only foot's
+	# here (the panel has no clock).
+	timeline_commits() {
+		grep -c '"core_commit_damage"' "$foot_log"
+	}
 	k0=$(kms_repaints)
+	tc0=$(timeline_commits)
 	sleep $((3 * BLINK_PERIOD_MS / 1000))
 	k1=$(kms_repaints)
+	tc1=$(timeline_commits)
 	st=$(sf_status)
 	wt_ok '[ -n "$k0" ] && [ -n "$k1" ] && [ $((k1 - k0)) -le 1 ]' \
 		"idle, the backend repaints stay flat over 3 blink periods"
+	# Its frame callbacks are answered by the held repaints: nothing
+	# else it would draw waits for them.  Six blinks in 3 s.
+	wt_ok '[ $((tc1 - tc0)) -ge 5 ]' \
+		"idle, foot's frame callbacks are not held: it commits each blink"
+	wt_diag "Weston's timeline: $((tc1 - tc0)) commits in 3 blink periods"
 	wt_diag "backend repaints ${k0:-?} -> ${k1:-?}; suppressed \
 ${s_before:-?} -> $(status_key output.headless.suppressed "$st")" \
 		"$(printf '%s\n' "$st" | grep -E "^surface\.$foot_id ")"

@@ -225,7 +225,11 @@ wt_start faults-kill -l stillframe < <(ini -- refresh-switch=never \
 	dim-timeout=0 standby-timeout=0 off-timeout=0)
 mkdir -p "$XDG_CONFIG_HOME/foot"
 printf '[cursor]\nblink=yes\n' >"$XDG_CONFIG_HOME/foot/foot.ini"
-wt_client foot --app-id=victim sh -c 'sleep 600'
+# The victim shows a seconds clock: its ticks are held while idle,
+# focused or not.  (An unfocused foot does not blink; what it had held
+# before were empty commits, which it makes or not as it pleases.)
+wt_client foot --app-id=victim sh -c \
+	'while :; do printf "\r%s" "$(date +%T)"; sleep 1; done'
 victim=$WT_LAST_PID
 wt_client foot --app-id=witness sh -c 'sleep 600'
 surface_of() { wt_surface_with_label "^$1\$" "$(ctl status)"; }
@@ -234,8 +238,8 @@ wt_poll "$WT_TIMEOUT" "both foots mapped" \
 # shellcheck disable=SC2034	# read in the eval strings below
 v_id=$(surface_of victim)
 w_id=$(surface_of witness)
-wt_poll 10 "both foots held" eval 'held_above "$v_id" 0 && held_above "$w_id" 0'
-wt_result $? "idle, both foots' blinks are held"
+wt_poll 15 "both foots held" eval 'held_above "$v_id" 0 && held_above "$w_id" 0'
+wt_result $? "idle, the victim's ticks and the witness's blinks are held"
 # SIGKILL: the client cannot say goodbye; its connection just ends.
 kill -KILL -- "-$victim"
 wait "$victim" 2>/dev/null
