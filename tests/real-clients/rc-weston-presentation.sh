@@ -103,12 +103,20 @@ wt_ok wt_alive "Weston lives on after held frames with presentation feedback"
 wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
 
 wt_client_alive "$CLIENT" || wt_diag "weston-presentation-shm exited"
+# The user comes back: what the client commits now is painted, and must
+# be presented (a held frame's feedback was discarded, not lost in a
+# stuck list).  While the user stays idle, its ticks are held and their
+# feedback discarded, as they should be.
+for _ in $(seq 20); do
+	wt_cmd motion 1 1
+	sleep 0.1
+done
 read -r req pres disc after <<<"$(feedback_counts)"
 wt_diag "feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard"
 wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
 	"every feedback but the one in flight is answered"
 wt_ok '[ "$after" -gt 0 ]' \
-	"frames are still presented after a held one"
+	"frames are still presented after a held one, once the user is back"
 wt_stop
 
 # ---- 2. mpv, a still picture ----
