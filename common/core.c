@@ -109,6 +109,9 @@ struct sf_surface {
 	 * backlog and the next ones are too few to show the cadence
 	 * again: for RELEASE_COMMITS commits the class holds. */
 	bool held_by_adapter;
+	/* The adapter holds this surface's client (X) rather than its
+	 * frame callbacks: set at its first hold. */
+	bool client_holds;
 	uint8_t release_commits;
 	/* Commits of a steady busy surface since it was last classified. */
 	uint8_t unclassified_commits;
@@ -1004,6 +1007,27 @@ adapter_hold_interval(const struct sf_surface *s)
 					      : p->blink_max_staleness;
 }
 
+/* How long a surface's commits may be held back by us rather than by
+ * its own cadence: its frame-callback throttle, or, for a blinking or
+ * ticking surface whose client the adapter holds (X), the hold's
+ * length while the user is idle, whether it is held right now or was
+ * just let go.  Its commits then come at our release, so timing says
+ * nothing and its class is kept.  Weston answers a blinking surface's
+ * frame callbacks at once (they are never throttled), but an X client
+ * let go draws its backlog at our time. */
+static sf_time_t
+retention_interval(const struct sf_surface *s, sf_time_t now)
+{
+	sf_time_t t = sf_surface_get_frame_interval(s, now);
+
+	if (t == 0 && s->client_holds && s->core->config.enable &&
+	    s->core->suppress.enabled && user_idle(s->core, now) &&
+	    (s->cls.cls == SF_CLASS_BLINKING ||
+	     s->cls.cls == SF_CLASS_TICKING))
+		t = adapter_hold_interval(s);
+	return t;
+}
+
 static void
 reclassify_expired(struct sf_core *core, sf_time_t now)
 {
@@ -1015,7 +1039,7 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 		if (s->cls.cls == SF_CLASS_STATIC)
 			continue;
 		struct sf_classification old = s->cls;
-		sf_time_t throttle = sf_surface_get_frame_interval(s, now);
+		sf_time_t throttle = retention_interval(s, now);
 		const struct sf_commit_record *r =
 			sf_surface_activity_get(&s->activity, 0);
 		/* Held by the adapter: it commits when let go. */
@@ -1034,7 +1058,7 @@ reclassify_expired(struct sf_core *core, sf_time_t now)
 				 sf_class_name(s->cls.cls));
 			if (s->output)
 				s->output->votes_dirty = true;
-			throttle = sf_surface_get_frame_interval(s, now);
+			throttle = retention_interval(s, now);
 		}
 		if (s->cls.cls != SF_CLASS_STATIC) {
 			sf_time_t hold = class_hold(s, throttle);
@@ -1960,7 +1984,7 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	 * timing says nothing, so the class stays while what it commits
 	 * still fits.  Without this, each release would reclassify it
 	 * static, paint its next ticks and throttle it again. */
-	sf_time_t throttle = sf_surface_get_frame_interval(s, now);
+	sf_time_t throttle = retention_interval(s, now);
 	sf_time_t last_input = sf_seat_activity_last_input(&core->seat);
 	if (steady_busy_commit(s, kind, throttle, last_input, now))
 		s->unclassified_commits++;
@@ -2089,6 +2113,8 @@ sf_surface_set_held(struct sf_surface *s, bool held)
 	if (s->held_by_adapter && !held)
 		s->release_commits = RELEASE_COMMITS;
 	s->held_by_adapter = held;
+	if (held)
+		s->client_holds = true;
 }
 
 const struct sf_classification *

@@ -380,11 +380,13 @@ XT_RESET=1 xt_start reset <<-EOF
 EOF
 # Every client that leaves last resets this server, xdpyinfo above
 # included; a client that connects during a reset is refused and exits,
-# so xclock gets a few tries.
+# so xclock gets a few tries; a loaded machine may start it late, into
+# the reset that the harness's own last client set off, so it is given
+# 3 s to be refused.
 for attempt in 1 2 3 4 5; do
 	xt_client xclock -update 1 -geometry 164x164+900+0
 	xclock_pid=$XT_LAST_PID
-	sleep 1
+	sleep 3
 	kill -0 "$xclock_pid" 2>/dev/null && break
 	xt_diag "xclock was refused during a reset (try $attempt)"
 done
