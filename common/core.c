@@ -2051,13 +2051,16 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	enum sf_class gate_cls = never_held ? SF_CLASS_INTERACTIVE :
 					      s->cls.cls;
 	enum sf_commit_kind gate_kind = never_held ? SF_COMMIT_CHANGED : kind;
-	/* A blink or a tick is what repeats: a commit that only now makes
-	 * the surface blinking or ticking is not known to be one, and is
-	 * painted.  A line a program prints into a blinking terminal, half
-	 * a second after a blink, reads as a tick; held, it would wait for
-	 * the tick's staleness. */
-	if ((gate_cls == SF_CLASS_BLINKING || gate_cls == SF_CLASS_TICKING) &&
-	    gate_cls != old.cls && kind == SF_COMMIT_CHANGED)
+	/* A tick is what repeats: a commit that only now makes the
+	 * surface ticking is not known to be one, and is painted.  A line
+	 * a program prints into a blinking terminal, half a second after a
+	 * blink, reads as a tick; held, it would wait for the tick's
+	 * staleness.  A blink needs no such rule: what the rule below
+	 * holds is one of its two known pictures, and anything else (a
+	 * line printed) is painted; a blink taken for static for a commit
+	 * on a loaded machine is held again at its return. */
+	if (gate_cls == SF_CLASS_TICKING && gate_cls != old.cls &&
+	    kind == SF_COMMIT_CHANGED)
 		gate_cls = SF_CLASS_STATIC;
 	/* A blink is held only while the screen keeps its caret. */
 	if (gate_cls == SF_CLASS_BLINKING && kind == SF_COMMIT_CHANGED &&
