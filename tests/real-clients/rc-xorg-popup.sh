@@ -6,22 +6,13 @@
 # server with xwd, before the popup and after it went.
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for tool in Xorg xterm xmessage xdotool xwd xdpyinfo python3; do
-	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
-done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+rc_xorg_require Xorg xterm xmessage xdotool xwd xdpyinfo python3
 
 xt_plan 6
 
-xt_start sf <<-EOF
-	Option "SuppressIdleDelay" "1500"
-	Option "LowRefreshTimeout" "1000"
-	Option "BlinkMaxStaleness" "30000"
-EOF
+rc_xorg_start_sf
 # An xterm full of text, so that what the popup covers has ink.
 text=$XT_DIR/text
 for i in $(seq 22); do

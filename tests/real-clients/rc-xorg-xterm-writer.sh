@@ -14,14 +14,9 @@
 #  3. `seq 1 200000` finishes within 3x stock's time (+3 s).
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for tool in Xorg xterm xdotool xwd xdpyinfo python3 seq; do
-	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
-done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+rc_xorg_require Xorg xterm xdotool xwd xdpyinfo python3 seq
 
 xt_plan 9
 
@@ -63,11 +58,7 @@ xt_diag "stock Xorg: seq 1 200000 through xterm in ${stock_s} s"
 xt_stop
 
 # ---- 2. stillframe: a line every 2 s ----
-xt_start sf <<-EOF
-	Option "SuppressIdleDelay" "1500"
-	Option "LowRefreshTimeout" "1000"
-	Option "BlinkMaxStaleness" "30000"
-EOF
+rc_xorg_start_sf
 xterm_start
 # Empty lines down to the bottom: every line printed from now on scrolls
 # the screen the same way, so a line printed again is drawn with the very
