@@ -31,6 +31,10 @@
 #			the test module meson passes are there
 #   rc_xorg_start_sf	(X) Xorg with stillframe holding blinks early
 #			(1.5 s idle, 1 s low refresh, 30 s staleness)
+#   rc_xorg_start_awake NAME
+#			(X) Xorg NAME with stillframe on all outputs, never
+#			dimming or blanking, and 72, 48 and 30 Hz modes to
+#			switch to
 #   rc_xorg_witness_require
 #			(X) sets RC_WITNESS to the benchmarks' X Damage
 #			witness (sf-bench-x), or skips
@@ -45,6 +49,13 @@
 #			(Weston) the ini of a still desktop-shell without
 #			panel on BG, with stillframe's section holding after
 #			500 ms of idleness and each LINE in it
+#   rc_weston_ini_awake MODULES [LINE...]
+#			(Weston) the ini of a still desktop-shell, MODULES
+#			loaded (none if empty), stillframe on all outputs,
+#			never dimming or blanking, each LINE in its section
+#   rc_weston_mode_switches
+#			(Weston) the fake-KMS double's mode switches of the
+#			headless output
 #   rc_weston_xwayland_display
 #			(Weston) RC_X_DISPLAY, the display xwayland.so
 #			listens on (bails if none)
@@ -161,6 +172,15 @@ rc_xorg_start_sf() {
 	EOF
 }
 
+rc_xorg_start_awake() {
+	XT_EXTRA_RATES="72 48 30" xt_start "$1" <<-EOF
+		Option "Outputs" "all"
+		Option "DimTimeout" "0"
+		Option "StandbyTimeout" "0"
+		Option "OffTimeout" "0"
+	EOF
+}
+
 rc_xorg_witness_require() {
 	# Built with the benchmarks, next to the module's folder.
 	RC_WITNESS=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
@@ -194,19 +214,37 @@ rc_weston_ini() {
 		"suppress-idle-delay=500" "$@"
 }
 
+rc_weston_ini_awake() {
+	local modules=$1
+	shift
+	printf '%s\n' "[core]" ${modules:+"modules=$modules"} "idle-time=0" \
+		"$(wt_ini_still_shell)" "[stillframe]" "outputs=all" \
+		"dim-timeout=0" "standby-timeout=0" "off-timeout=0" "$@"
+}
+
+rc_weston_mode_switches() {
+	wt_dump | awk '$1 == "output" && $2 == "headless" {
+		for (i = 3; i < NF; i++)
+			if ($i == "mode_switches") print $(i + 1)
+	}'
+}
+
 rc_weston_xwayland_display() {
 	wt_log_wait "xserver listening on display" ||
 		wt_bail "no X display from xwayland.so"
+	# shellcheck disable=SC2034	# for the caller
 	RC_X_DISPLAY=$(sed -n \
 		's/.*xserver listening on display \(:[0-9]*\).*/\1/p' \
 		"$WT_LOG" | head -n 1)
 }
 
+# shellcheck disable=SC2034	# BOX is for the caller
 rc_weston_box() {
 	wt_shot headless "$WT_DIR/map.ppm" &&
 		BOX=$(rc_screen window "$WT_DIR/map.ppm" "$1")
 }
 
+# shellcheck disable=SC2034	# RC_KEY_MS is for the caller
 rc_weston_key_change() {
 	local box=$1 prefix=$2 i
 	local -a regions

@@ -62,13 +62,6 @@ page_shown() {
 	echo "$BOX" | awk '{ exit !($3 - $1 >= 300 && $4 - $2 >= 200) }'
 }
 
-switches() {
-	wt_dump | awk '$1 == "output" && $2 == "headless" {
-		for (i = 3; i < NF; i++)
-			if ($i == "mode_switches") print $(i + 1)
-	}'
-}
-
 # idle_window: the repaints (REPAINTS) and mode switches (SWITCHES) of
 # IDLE_S seconds of an idle user, from 4 s after the page showed (the
 # page loaded, the first frames, the idle transition).
@@ -76,10 +69,10 @@ idle_window() {
 	sleep 4
 	local r0 s0
 	r0=$(rc_repaints)
-	s0=$(switches)
+	s0=$(rc_weston_mode_switches)
 	sleep "$IDLE_S"
 	REPAINTS=$(rc_delta "$r0" "$(rc_repaints)")
-	SWITCHES=$(rc_delta "$s0" "$(switches)")
+	SWITCHES=$(rc_delta "$s0" "$(rc_weston_mode_switches)")
 }
 
 # ---- stock ----
@@ -101,11 +94,11 @@ wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
 wt_alive || wt_bail "Weston died while the user was idle"
 
 # A key (shift: no text); the shots first, read in one go after.
-s0=$(switches)
+s0=$(rc_weston_mode_switches)
 rc_weston_key_change "$BOX" "$WT_DIR/key"
 # At once: some 4 s after the key the output goes idle again, a
 # transition of its own.
-s1=$(switches)
+s1=$(rc_weston_mode_switches)
 key_ms=$RC_KEY_MS
 wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
 	"after a key the page shows the current second within a second ($key_ms ms, ${#RC_SHOTS[@]} shots)"
