@@ -56,6 +56,8 @@
 #   rc_weston_mode_switches
 #			(Weston) the fake-KMS double's mode switches of the
 #			headless output
+#   rc_weston_xwayland_require
+#			(Weston) skips unless Weston's xwayland.so is there
 #   rc_weston_xwayland_display
 #			(Weston) RC_X_DISPLAY, the display xwayland.so
 #			listens on (bails if none)
@@ -227,6 +229,11 @@ rc_weston_mode_switches() {
 		for (i = 3; i < NF; i++)
 			if ($i == "mode_switches") print $(i + 1)
 	}'
+}
+
+rc_weston_xwayland_require() {
+	ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
+		wt_skip "Weston's xwayland.so is not installed"
 }
 
 rc_weston_xwayland_display() {

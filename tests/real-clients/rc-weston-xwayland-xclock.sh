@@ -20,8 +20,7 @@ set -u
 for prog in weston Xwayland xclock python3; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
-ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
-	wt_skip "Weston's xwayland.so is not installed"
+rc_weston_xwayland_require
 BG=c0c0c0
 IDLE_S=10
 

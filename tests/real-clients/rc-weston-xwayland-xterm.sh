@@ -22,8 +22,7 @@ set -u
 for prog in weston Xwayland xterm python3; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
-ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
-	wt_skip "Weston's xwayland.so is not installed"
+rc_weston_xwayland_require
 screen="python3 $(dirname "$0")/screen.py"
 BG=c0c0c0
 # xterm's cursor cell in its default font is 6x13.
