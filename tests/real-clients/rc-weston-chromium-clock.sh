@@ -30,8 +30,8 @@ wt_plan 5
 # start_page NAME MODULES: weston (pixman, to read the screen back),
 # then Chromium on the page; sets BOX, where the window is on screen.
 start_page() {
-	wt_start "$1" --use-pixman -l log,stillframe < <(rc_weston_ini "$2" $BG \
-		outputs=all dim-timeout=0 standby-timeout=0 off-timeout=0)
+	wt_start "$1" --use-pixman -l log,stillframe <<<"$(rc_weston_ini "$2" $BG \
+		outputs=all dim-timeout=0 standby-timeout=0 off-timeout=0)"
 	cat >"$WT_DIR/clock.html" <<-'EOF'
 		<!doctype html>
 		<html><body style="margin: 0; background: white">

@@ -34,7 +34,7 @@ wt_plan 6
 # then zenity; sets MAP_MS, when the window got the keyboard focus, and
 # BOX, where it is on screen.
 start_entry() {
-	wt_start "$1" --use-pixman -l log,stillframe < <(rc_weston_ini "$2" $BG)
+	wt_start "$1" --use-pixman -l log,stillframe <<<"$(rc_weston_ini "$2" $BG)"
 	wt_cmd motion -4000 -4000
 	wt_client env GDK_BACKEND=wayland GSETTINGS_BACKEND=memory \
 		NO_AT_BRIDGE=1 WAYLAND_DEBUG=client \

@@ -40,8 +40,8 @@ wt_plan 10
 # no input is ever sent, the user is idle from the start.  -l stillframe
 # puts the plugin's decisions in the log, to know a frame was held.
 start_weston() {
-	wt_start "$1" -l stillframe < <(rc_weston_ini_awake stillframe.so \
-		refresh-switch=never suppress-idle-delay=200)
+	wt_start "$1" -l stillframe <<<"$(rc_weston_ini_awake stillframe.so \
+		refresh-switch=never suppress-idle-delay=200)"
 }
 
 # live_on: wait AFTER_HOLD_S in steps, so that a death is seen when it

@@ -41,8 +41,8 @@ kms_repaints() {
 # window.  Not in $(...): Weston and the clients must be this shell's.
 run_clock() {
 	REPAINTS=
-	wt_start "$1" < <(rc_weston_ini_awake "$2" refresh-switch=never \
-		suppress-idle-delay=1000)
+	wt_start "$1" <<<"$(rc_weston_ini_awake "$2" refresh-switch=never \
+		suppress-idle-delay=1000)"
 	# weston-terminal runs $SHELL: here a clock, redrawn in place.
 	local clock=$WT_DIR/clock.sh
 	printf '%s\n' '#!/bin/sh' \

@@ -48,7 +48,7 @@ kms_sample() {
 # window.  Not in $(...): Weston and the clients must be this shell's.
 run_video() {
 	RATE=
-	wt_start "$1" < <(rc_weston_ini_awake "$2")
+	wt_start "$1" <<<"$(rc_weston_ini_awake "$2")"
 	wt_client env WAYLAND_DEBUG=1 mpv --no-config --vo=wlshm --ao=null \
 		--no-audio --really-quiet "$VIDEO"
 	MPV_LOG=$WT_LAST_LOG

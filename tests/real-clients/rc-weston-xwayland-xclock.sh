@@ -30,7 +30,7 @@ wt_plan 5
 # with Xwayland, then the clock; sets BOX, where it is on the screen.
 start_clock() {
 	wt_start "$1" --use-pixman --xwayland -l log,stillframe \
-		< <(rc_weston_ini "$2" $BG)
+		<<<"$(rc_weston_ini "$2" $BG)"
 	rc_weston_xwayland_display
 	wt_cmd motion -4000 -4000
 	wt_client env DISPLAY="$RC_X_DISPLAY" xclock -update 1 -geometry 200x200

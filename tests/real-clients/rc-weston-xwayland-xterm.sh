@@ -36,7 +36,7 @@ wt_plan 5
 # Weston 10 loads xwayland.so with --xwayland, and starts Xwayland on
 # the first X connection to the display it listens on.
 wt_start rc-xterm --use-pixman --xwayland -l log,stillframe \
-	< <(rc_weston_ini stillframe.so $BG)
+	<<<"$(rc_weston_ini stillframe.so $BG)"
 rc_weston_xwayland_display
 display=$RC_X_DISPLAY
 wt_cmd motion -4000 -4000
