@@ -29,6 +29,9 @@
 #   rc_xorg_require TOOL...
 #			(X) skips unless each TOOL and the module, x-raw and
 #			the test module meson passes are there
+#   rc_xorg_require_module PROG...
+#			(X) skips unless each PROG and the module meson
+#			passes are there
 #   rc_xorg_start_sf	(X) Xorg with stillframe holding blinks early
 #			(1.5 s idle, 1 s low refresh, 30 s staleness)
 #   rc_xorg_start_awake NAME
@@ -164,6 +167,16 @@ rc_xorg_require() {
 	[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
 	[ -f "${SF_XORG_TEST_MODULE:-}" ] ||
 		xt_skip "SF_XORG_TEST_MODULE not built"
+}
+
+rc_xorg_require_module() {
+	local prog
+	for prog in "$@"; do
+		command -v "$prog" >/dev/null ||
+			xt_skip "$prog is not installed"
+	done
+	[ -n "${SF_XORG_MODULE:-}" ] && [ -e "$SF_XORG_MODULE" ] ||
+		xt_skip "SF_XORG_MODULE does not name a file (run it from meson)"
 }
 
 rc_xorg_start_sf() {

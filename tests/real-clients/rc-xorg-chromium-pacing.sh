@@ -19,11 +19,7 @@ set -u
 . "$(dirname "$0")/../xorg/lib.sh"
 . "$(dirname "$0")/rc-lib.sh"
 
-for prog in Xorg chromium xdotool xrandr xdpyinfo awk; do
-	command -v "$prog" >/dev/null || xt_skip "$prog is not installed"
-done
-[ -n "${SF_XORG_MODULE:-}" ] && [ -e "$SF_XORG_MODULE" ] ||
-	xt_skip "SF_XORG_MODULE does not name a file (run it from meson)"
+rc_xorg_require_module Xorg chromium xdotool xrandr xdpyinfo awk
 
 xt_plan 2
 
