@@ -68,6 +68,7 @@ r20=$(rc_repaints)
 
 # The longest run of samples without the caret, from its first to the
 # sample that shows the caret again (or the last).
+# shellcheck disable=SC2034	# read by rc_hidden_run, by name
 mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
 rc_hidden_run seen times
 longest=$RC_LONGEST off=$RC_OFF
