@@ -18,7 +18,7 @@
 #   rc_first_change REF LINES...
 #			the index of the first of LINES that differs from
 #			REF, or "none"
-#
+#   rc_screen ARG...	screen.py (this folder's) with ARGs
 #   rc_hidden_run SEEN TIMES
 #			over the arrays named SEEN (a screen.py "block" per
 #			sample, "none" without the caret) and TIMES (each
