@@ -18,6 +18,7 @@
 # SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
 set -u
 . "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston chromium setsid timeout awk; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
@@ -67,13 +68,6 @@ cat >"$page" <<-'EOF'
 	</script></body></html>
 EOF
 
-switches() {
-	wt_dump | awk '$1 == "output" && $2 == "headless" {
-		for (i = 3; i < NF; i++)
-			if ($i == "mode_switches") print $(i + 1)
-	}'
-}
-
 wt_client chromium --no-sandbox --ozone-platform=wayland \
 	--user-data-dir="$WT_DIR/chromium" --no-first-run --disable-gpu \
 	--no-default-browser-check --disable-background-networking \
@@ -81,9 +75,9 @@ wt_client chromium --no-sandbox --ozone-platform=wayland \
 chromium_pid=$WT_LAST_PID
 
 sleep "$SETTLE_S"
-start=$(switches)
+start=$(rc_weston_mode_switches)
 sleep "$WINDOW_S"
-end=$(switches)
+end=$(rc_weston_mode_switches)
 
 wt_ok "wt_alive && kill -0 $chromium_pid 2>/dev/null" \
 	"Weston and Chromium live"

@@ -18,6 +18,7 @@
 # meson passes SF_FAKE_KMS and SF_PLUGIN.
 set -u
 . "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston zenity python3 md5sum; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
@@ -33,16 +34,7 @@ wt_plan 6
 # then zenity; sets MAP_MS, when the window got the keyboard focus, and
 # BOX, where it is on screen.
 start_entry() {
-	wt_start "$1" --use-pixman -l log,stillframe <<-EOF
-		[core]
-		modules=$2
-		idle-time=0
-		$(wt_ini_still_shell)
-		panel-position=none
-		background-color=0xff$BG
-		[stillframe]
-		suppress-idle-delay=500
-	EOF
+	wt_start "$1" --use-pixman -l log,stillframe <<<"$(rc_weston_ini "$2" $BG)"
 	wt_cmd motion -4000 -4000
 	wt_client env GDK_BACKEND=wayland GSETTINGS_BACKEND=memory \
 		NO_AT_BRIDGE=1 WAYLAND_DEBUG=client \
@@ -65,8 +57,7 @@ entry_focused() {
 # The window on the background: desktop-shell's background drawn (not
 # the whole screen differs) and a window-sized box on it.
 entry_mapped() {
-	wt_shot headless "$WT_DIR/map.ppm" &&
-		BOX=$($screen window "$WT_DIR/map.ppm" $BG) || return 1
+	rc_weston_box $BG || return 1
 	echo "$BOX" | awk '{ w = $3 - $1; h = $4 - $2;
 		exit !(w >= 100 && h >= 50 && w < 1000 && h < 600) }'
 }
@@ -83,16 +74,12 @@ wait_until_ms() {
 	return 0
 }
 
-repaints() {
-	wt_dump | awk '$1 == "output" { print $8 }'
-}
-
 # --- stock: the picture after GTK stopped, and its repaints ---
 start_entry rc-gtk-stock stillframe-test-fake-kms.so
 wait_until_ms $((MAP_MS + 4000))
-r0=$(repaints)
+r0=$(rc_repaints)
 wait_until_ms $((MAP_MS + 10000))
-stock_blink_repaints=$(($(repaints) - r0))
+stock_blink_repaints=$(($(rc_repaints) - r0))
 wait_until_ms $((MAP_MS + SETTLED * 1000))
 wt_shot headless "$WT_DIR/stock.ppm"
 sleep 1
@@ -110,9 +97,9 @@ wt_is "$(echo "$BOX" | awk '{ print $3 - $1, $4 - $2 }')" \
 	"$(echo "$stock_box" | awk '{ print $3 - $1, $4 - $2 }')" \
 	"the same window as stock ($BOX)"
 wait_until_ms $((MAP_MS + 4000))
-r0=$(repaints)
+r0=$(rc_repaints)
 wait_until_ms $((MAP_MS + 10000))
-sf_blink_repaints=$(($(repaints) - r0))
+sf_blink_repaints=$(($(rc_repaints) - r0))
 wt_ok '[ "$stock_blink_repaints" -ge 5 ] &&
 	[ $((3 * sf_blink_repaints)) -le "$stock_blink_repaints" ]' \
 	"idle, the blinks are held: $sf_blink_repaints repaints in 6 s (stock $stock_blink_repaints)"

@@ -22,6 +22,7 @@
 # SF_FAKE_KMS, SF_PLUGIN and SF_CTL come from meson.
 set -u
 . "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston weston-presentation-shm setsid timeout awk; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
@@ -39,19 +40,8 @@ wt_plan 10
 # no input is ever sent, the user is idle from the start.  -l stillframe
 # puts the plugin's decisions in the log, to know a frame was held.
 start_weston() {
-	wt_start "$1" -l stillframe <<-EOF
-		[core]
-		modules=stillframe.so
-		idle-time=0
-		$(wt_ini_still_shell)
-		[stillframe]
-		outputs=all
-		refresh-switch=never
-		suppress-idle-delay=200
-		dim-timeout=0
-		standby-timeout=0
-		off-timeout=0
-	EOF
+	wt_start "$1" -l stillframe <<<"$(rc_weston_ini_awake stillframe.so \
+		refresh-switch=never suppress-idle-delay=200)"
 }
 
 # live_on: wait AFTER_HOLD_S in steps, so that a death is seen when it

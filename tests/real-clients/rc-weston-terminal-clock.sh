@@ -14,6 +14,7 @@
 # SF_FAKE_KMS and SF_PLUGIN come from meson.
 set -u
 . "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston weston-terminal setsid timeout awk date; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
@@ -40,19 +41,8 @@ kms_repaints() {
 # window.  Not in $(...): Weston and the clients must be this shell's.
 run_clock() {
 	REPAINTS=
-	wt_start "$1" <<-EOF
-		[core]
-		${2:+modules=$2}
-		idle-time=0
-		$(wt_ini_still_shell)
-		[stillframe]
-		outputs=all
-		refresh-switch=never
-		suppress-idle-delay=1000
-		dim-timeout=0
-		standby-timeout=0
-		off-timeout=0
-	EOF
+	wt_start "$1" <<<"$(rc_weston_ini_awake "$2" refresh-switch=never \
+		suppress-idle-delay=1000)"
 	# weston-terminal runs $SHELL: here a clock, redrawn in place.
 	local clock=$WT_DIR/clock.sh
 	printf '%s\n' '#!/bin/sh' \

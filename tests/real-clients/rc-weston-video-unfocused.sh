@@ -14,6 +14,7 @@
 # SF_FAKE_KMS, SF_PLUGIN and SF_TEST_CLIENT come from meson.
 set -u
 . "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston mpv setsid timeout awk; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
@@ -47,17 +48,7 @@ kms_sample() {
 # window.  Not in $(...): Weston and the clients must be this shell's.
 run_video() {
 	RATE=
-	wt_start "$1" <<-EOF
-		[core]
-		${2:+modules=$2}
-		idle-time=0
-		$(wt_ini_still_shell)
-		[stillframe]
-		outputs=all
-		dim-timeout=0
-		standby-timeout=0
-		off-timeout=0
-	EOF
+	wt_start "$1" <<<"$(rc_weston_ini_awake "$2")"
 	wt_client env WAYLAND_DEBUG=1 mpv --no-config --vo=wlshm --ao=null \
 		--no-audio --really-quiet "$VIDEO"
 	MPV_LOG=$WT_LAST_LOG

@@ -20,9 +20,7 @@ set -u
 for prog in weston Xwayland xclock python3; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
-ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
-	wt_skip "Weston's xwayland.so is not installed"
-screen="python3 $(dirname "$0")/screen.py"
+rc_weston_xwayland_require
 BG=c0c0c0
 IDLE_S=10
 
@@ -31,30 +29,17 @@ wt_plan 5
 # start_clock NAME MODULES: weston (pixman, to read the screen back)
 # with Xwayland, then the clock; sets BOX, where it is on the screen.
 start_clock() {
-	wt_start "$1" --use-pixman --xwayland -l log,stillframe <<-EOF
-		[core]
-		modules=$2
-		idle-time=0
-		$(wt_ini_still_shell)
-		panel-position=none
-		background-color=0xff$BG
-		[stillframe]
-		suppress-idle-delay=500
-	EOF
-	wt_log_wait "xserver listening on display" ||
-		wt_bail "no X display from xwayland.so"
-	local display
-	display=$(sed -n 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' \
-		"$WT_LOG" | head -n 1)
+	wt_start "$1" --use-pixman --xwayland -l log,stillframe \
+		<<<"$(rc_weston_ini "$2" $BG)"
+	rc_weston_xwayland_display
 	wt_cmd motion -4000 -4000
-	wt_client env DISPLAY="$display" xclock -update 1 -geometry 200x200
+	wt_client env DISPLAY="$RC_X_DISPLAY" xclock -update 1 -geometry 200x200
 	wt_poll 20 "the clock on screen" clock_mapped ||
 		wt_bail "xclock's window did not show"
 }
 
 clock_mapped() {
-	wt_shot headless "$WT_DIR/map.ppm" &&
-		BOX=$($screen window "$WT_DIR/map.ppm" $BG)
+	rc_weston_box $BG
 }
 
 # idle_repaints: the repaints of IDLE_S seconds of an idle user, from
@@ -83,15 +68,8 @@ wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
 wt_alive || wt_bail "Weston died while the user was idle"
 
 # A key (shift: no text); the shots first, read in one go after.
-wt_shot headless "$WT_DIR/before.ppm"
-t0=$(rc_now_ms)
-wt_cmd key 42
-rc_shot_series "$t0" 1500 "$WT_DIR/key"
-# shellcheck disable=SC2086	# BOX is four numbers
-mapfile -t clocks < <($screen region $BOX "$WT_DIR/before.ppm" "${RC_SHOTS[@]}")
-i=$(rc_first_change "${clocks[0]}" "${clocks[@]:1}")
-key_ms=none
-[ "$i" != none ] && key_ms=${RC_TIMES[$i]}
+rc_weston_key_change "$BOX" "$WT_DIR/key"
+key_ms=$RC_KEY_MS
 wt_ok '[ "${#RC_SHOTS[@]}" -ge 5 ]' \
 	"the screen sampled ${#RC_SHOTS[@]} times in 1.5 s after the key"
 wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \

@@ -17,12 +17,12 @@
 # meson passes SF_FAKE_KMS and SF_PLUGIN.
 set -u
 . "$(dirname "$0")/../weston/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston Xwayland xterm python3; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
-ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
-	wt_skip "Weston's xwayland.so is not installed"
+rc_weston_xwayland_require
 screen="python3 $(dirname "$0")/screen.py"
 BG=c0c0c0
 # xterm's cursor cell in its default font is 6x13.
@@ -35,20 +35,10 @@ wt_plan 5
 
 # Weston 10 loads xwayland.so with --xwayland, and starts Xwayland on
 # the first X connection to the display it listens on.
-wt_start rc-xterm --use-pixman --xwayland -l log,stillframe <<-EOF
-	[core]
-	modules=stillframe.so
-	idle-time=0
-	$(wt_ini_still_shell)
-	panel-position=none
-	background-color=0xff$BG
-	[stillframe]
-	suppress-idle-delay=500
-EOF
-wt_log_wait "xserver listening on display" ||
-	wt_bail "no X display from xwayland.so"
-display=$(sed -n 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' \
-	"$WT_LOG" | head -n 1)
+wt_start rc-xterm --use-pixman --xwayland -l log,stillframe \
+	<<<"$(rc_weston_ini stillframe.so $BG)"
+rc_weston_xwayland_display
+display=$RC_X_DISPLAY
 wt_cmd motion -4000 -4000
 # Nothing but the caret on the terminal: output would be a finding of
 # its own (program output held with the blink).
@@ -63,39 +53,25 @@ wt_poll 20 "xterm's caret on screen" caret_shown ||
 	wt_bail "xterm's caret never showed"
 start=$(wt__now_ms)
 
-repaints() {
-	wt_dump | awk '$1 == "output" { print $8 }'
-}
-
 # Samples: the shots first, read in one go after (python is slow to
 # start on a busy machine).
 shots=() times=() r10=
 while [ "$(wt__now_ms)" -lt $((start + SAMPLE_S * 1000)) ]; do
 	at=$(($(wt__now_ms) - start))
-	[ "$at" -ge 10000 ] && [ -z "$r10" ] && r10=$(repaints)
+	[ "$at" -ge 10000 ] && [ -z "$r10" ] && r10=$(rc_repaints)
 	wt_shot headless "$WT_DIR/s-$at.ppm" || continue
 	shots+=("$WT_DIR/s-$at.ppm")
 	times+=("$at")
 	sleep 0.2
 done
-r20=$(repaints)
+r20=$(rc_repaints)
 
 # The longest run of samples without the caret, from its first to the
 # sample that shows the caret again (or the last).
+# shellcheck disable=SC2034	# read by rc_hidden_run, by name
 mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
-longest=0 hidden_since= off=0
-for i in "${!times[@]}"; do
-	d=0
-	if [ "${seen[$i]:-none}" = none ]; then
-		off=$((off + 1))
-		[ -n "$hidden_since" ] || hidden_since=${times[$i]}
-		d=$((times[i] - hidden_since))
-	elif [ -n "$hidden_since" ]; then
-		d=$((times[i] - hidden_since))
-		hidden_since=
-	fi
-	[ "$d" -gt "$longest" ] && longest=$d
-done
+rc_hidden_run seen times
+longest=$RC_LONGEST off=$RC_OFF
 wt_ok '[ "${#shots[@]}" -ge 30 ]' \
 	"the screen sampled ${#shots[@]} times in ${SAMPLE_S} s"
 wt_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \

@@ -9,27 +9,16 @@
 # top-level window, counted by the benchmarks' witness (sf-bench-x).
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || xt_skip "chromium missing (run scripts/install-deps)"
-for tool in Xorg xdotool xdpyinfo; do
-	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
-done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
-# The witness is built with the benchmarks, next to the module's folder.
-witness=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
-[ -x "$witness" ] || xt_skip "sf-bench-x not built (needs xcb-damage)"
+rc_xorg_require Xorg xdotool xdpyinfo
+rc_xorg_witness_require
 
 xt_plan 6
 
-xt_start sf <<-EOF
-	Option "SuppressIdleDelay" "1500"
-	Option "LowRefreshTimeout" "1000"
-	Option "BlinkMaxStaleness" "30000"
-EOF
+rc_xorg_start_sf
 page='data:text/html,<body style="margin:0"><textarea autofocus
  style="width:300px;height:100px"></textarea></body>'
 xt_client "$browser" --ozone-platform=x11 --no-sandbox --disable-gpu \
@@ -58,20 +47,16 @@ xt_ok "xt_poll 30 'a caret blink' eval '[ \"\$(only_field class)\" = 4 ]'" \
 	xt_diag "$(raw windows)"
 
 # 20 s of an idle user, counted by the witness.
-# It runs until its stdin ends.
-"$witness" --display "$XT_DISPLAY" < <(sleep 30 2>/dev/null) >"$XT_DIR/witness" 2>&1 &
-witness_pid=$!
-XT_CLIENT_PIDS+=("$witness_pid")
+rc_xorg_witness_start "$XT_DIR/witness"
 sleep 1
 held_seen=0
 for i in $(seq 20); do
 	sleep 1
 	only_held && held_seen=$((held_seen + 1))
 done
-kill "$witness_pid" 2>/dev/null
-wait "$witness_pid" 2>/dev/null
+rc_xorg_witness_stop
 # Every top-level window of the browser counts (it may draw more than one).
-draws=$(awk '$1 == "damage" { n++ } END { print n + 0 }' "$XT_DIR/witness")
+draws=$(rc_xorg_damage_count "$XT_DIR/witness")
 xt_diag "in 20 s idle: $draws damage reports on the screen; status said" \
 	"held in $held_seen of 20 samples"
 # Unheld, the caret draws twice a second: 40 in 20 s.

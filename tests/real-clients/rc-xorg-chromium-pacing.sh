@@ -17,21 +17,13 @@
 # SF_XORG_MODULE, SF_X_RAW, SF_XORG_TEST_MODULE come from meson.
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for prog in Xorg chromium xdotool xrandr xdpyinfo awk; do
-	command -v "$prog" >/dev/null || xt_skip "$prog is not installed"
-done
-[ -n "${SF_XORG_MODULE:-}" ] && [ -e "$SF_XORG_MODULE" ] ||
-	xt_skip "SF_XORG_MODULE does not name a file (run it from meson)"
+rc_xorg_require_module Xorg chromium xdotool xrandr xdpyinfo awk
 
 xt_plan 2
 
-XT_EXTRA_RATES="72 48 30" xt_start rc-chromium <<-EOF || exit 1
-	Option "Outputs" "all"
-	Option "DimTimeout" "0"
-	Option "StandbyTimeout" "0"
-	Option "OffTimeout" "0"
-EOF
+rc_xorg_start_awake rc-chromium || exit 1
 
 page=$XT_DIR/css.html
 cat >"$page" <<-'EOF'

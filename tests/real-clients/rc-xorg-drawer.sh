@@ -9,25 +9,14 @@
 # the benchmarks' witness (sf-bench-x, DAMAGE only).
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for tool in Xorg xterm xlogo xdotool xdpyinfo; do
-	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
-done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
-# The witness is built with the benchmarks, next to the module's folder.
-witness=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
-[ -x "$witness" ] || xt_skip "sf-bench-x not built (needs xcb-damage)"
+rc_xorg_require Xorg xterm xlogo xdotool xdpyinfo
+rc_xorg_witness_require
 
 xt_plan 6
 
-xt_start sf <<-EOF
-	Option "SuppressIdleDelay" "1500"
-	Option "LowRefreshTimeout" "1000"
-	Option "BlinkMaxStaleness" "30000"
-EOF
+rc_xorg_start_sf
 xt_client xlogo -geometry 500x300+0+0
 xt_poll "$XT_TIMEOUT" "xlogo's window" eval '[ -n "$(window_id xlogo)" ]'
 host=$(window_id xlogo)
@@ -41,19 +30,15 @@ xt_ok "xt_poll 10 'blinking' window_field_is xlogo class 4" \
 sleep 3
 
 # 15 s of an idle user, counted by the witness.
-# It runs until its stdin ends.
-"$witness" --display "$XT_DISPLAY" < <(sleep 30 2>/dev/null) >"$XT_DIR/witness" 2>&1 &
-witness_pid=$!
-XT_CLIENT_PIDS+=("$witness_pid")
+rc_xorg_witness_start "$XT_DIR/witness"
 sleep 1
 held_seen=0
 for i in $(seq 15); do
 	sleep 1
 	window_held xlogo && held_seen=$((held_seen + 1))
 done
-draws=$(awk '$1 == "damage" { n++ } END { print n + 0 }' "$XT_DIR/witness")
-kill "$witness_pid" 2>/dev/null
-wait "$witness_pid" 2>/dev/null
+draws=$(rc_xorg_damage_count "$XT_DIR/witness")
+rc_xorg_witness_stop
 xt_diag "in 15 s idle: $draws damage reports on the screen; the status" \
 	"said held in $held_seen of 15 samples" \
 	"$(grep 'stillframe: client [0-9]* held' "$XT_LOG" | tail -n 2)"

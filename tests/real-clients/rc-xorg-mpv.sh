@@ -17,12 +17,9 @@
 # SF_XORG_MODULE, SF_X_RAW, SF_XORG_TEST_MODULE come from meson.
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for prog in Xorg mpv xrandr xdpyinfo python3 awk; do
-	command -v "$prog" >/dev/null || xt_skip "$prog is not installed"
-done
-[ -n "${SF_XORG_MODULE:-}" ] && [ -e "$SF_XORG_MODULE" ] ||
-	xt_skip "SF_XORG_MODULE does not name a file (run it from meson)"
+rc_xorg_require_module Xorg mpv xrandr xdpyinfo python3 awk
 
 WINDOW_S=${SF_RC_WINDOW:-60}
 # mpv's start and the first choice of a rate are not judged.
@@ -30,12 +27,7 @@ SETTLE_S=12
 
 xt_plan 3
 
-XT_EXTRA_RATES="72 48 30" xt_start rc-mpv <<-EOF || exit 1
-	Option "Outputs" "all"
-	Option "DimTimeout" "0"
-	Option "StandbyTimeout" "0"
-	Option "OffTimeout" "0"
-EOF
+rc_xorg_start_awake rc-mpv || exit 1
 
 # A 10 s, 24 fps clip (looped): a bar sweeping across a grey field, a
 # new picture every frame.  YUV4MPEG2, which mpv plays without ffmpeg's

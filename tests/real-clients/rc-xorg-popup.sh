@@ -6,22 +6,13 @@
 # server with xwd, before the popup and after it went.
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for tool in Xorg xterm xmessage xdotool xwd xdpyinfo python3; do
-	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
-done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+rc_xorg_require Xorg xterm xmessage xdotool xwd xdpyinfo python3
 
 xt_plan 6
 
-xt_start sf <<-EOF
-	Option "SuppressIdleDelay" "1500"
-	Option "LowRefreshTimeout" "1000"
-	Option "BlinkMaxStaleness" "30000"
-EOF
+rc_xorg_start_sf
 # An xterm full of text, so that what the popup covers has ink.
 text=$XT_DIR/text
 for i in $(seq 22); do
@@ -39,24 +30,16 @@ xt_ok "xt_poll 10 'xterm held' window_held xterm" \
 # screen back (python takes up to a second to start on a loaded machine,
 # xwd some 50 ms).  It prints: ink before, ink right after the popup
 # went, and the ms until the xterm's ink was back.
-python3 - "$XT_DISPLAY" "$win" >"$XT_DIR/popup.out" <<'PY' &
-import collections, os, struct, subprocess, sys, time
+PYTHONPATH=$(dirname "$0") python3 - "$XT_DISPLAY" "$win" \
+	>"$XT_DIR/popup.out" <<'PY' &
+import screen, subprocess, sys, time
 display, win = sys.argv[1:3]
 
 def ink():
     # Pixels inside the border differing from the most common one.
-    d = subprocess.run(["xwd", "-silent", "-display", display, "-id", win],
-                       capture_output=True).stdout
-    h = struct.unpack(">25I", d[:100])
-    size, width, height, bpp, stride = h[0], h[4], h[5], h[11], h[12]
-    ncolors, border = h[19], h[24]
-    order = "<" if h[7] == 0 else ">"
-    data = d[size + 12 * ncolors:]
-    pixels = collections.Counter()
-    for y in range(border, height - border):
-        row = struct.unpack_from(order + "%dI" % width, data, y * stride)
-        pixels.update(row[border:width - border])
-    return sum(pixels.values()) - pixels.most_common(1)[0][1]
+    return screen.ink(subprocess.run(
+        ["xwd", "-silent", "-display", display, "-id", win],
+        capture_output=True).stdout)
 
 before = ink()
 popup = subprocess.Popen(["xmessage", "-display", display, "-geometry",

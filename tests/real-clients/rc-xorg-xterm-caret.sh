@@ -18,6 +18,7 @@
 # meson passes SF_XORG_MODULE, SF_X_RAW, SF_CTL, SF_XORG_TEST_MODULE.
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
 for prog in Xorg xterm xwd xdotool python3; do
 	command -v "$prog" >/dev/null || xt_skip "$prog is not installed"
@@ -65,19 +66,8 @@ while [ "$(xt_now_ms)" -lt $((start + SAMPLE_S * 1000)) ]; do
 done
 
 mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
-longest=0 hidden_since= off=0
-for i in "${!times[@]}"; do
-	d=0
-	if [ "${seen[$i]:-none}" = none ]; then
-		off=$((off + 1))
-		[ -n "$hidden_since" ] || hidden_since=${times[$i]}
-		d=$((times[i] - hidden_since))
-	elif [ -n "$hidden_since" ]; then
-		d=$((times[i] - hidden_since))
-		hidden_since=
-	fi
-	[ "$d" -gt "$longest" ] && longest=$d
-done
+rc_hidden_run seen times
+longest=$RC_LONGEST off=$RC_OFF
 xt_ok '[ "${#shots[@]}" -ge 40 ]' \
 	"the window sampled ${#shots[@]} times in ${SAMPLE_S} s"
 xt_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \

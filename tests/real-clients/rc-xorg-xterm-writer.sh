@@ -14,14 +14,9 @@
 #  3. `seq 1 200000` finishes within 3x stock's time (+3 s).
 set -u
 . "$(dirname "$0")/../xorg/lib.sh"
+. "$(dirname "$0")/rc-lib.sh"
 
-for tool in Xorg xterm xdotool xwd xdpyinfo python3 seq; do
-	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
-done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+rc_xorg_require Xorg xterm xdotool xwd xdpyinfo python3 seq
 
 xt_plan 9
 
@@ -63,11 +58,7 @@ xt_diag "stock Xorg: seq 1 200000 through xterm in ${stock_s} s"
 xt_stop
 
 # ---- 2. stillframe: a line every 2 s ----
-xt_start sf <<-EOF
-	Option "SuppressIdleDelay" "1500"
-	Option "LowRefreshTimeout" "1000"
-	Option "BlinkMaxStaleness" "30000"
-EOF
+rc_xorg_start_sf
 xterm_start
 # Empty lines down to the bottom: every line printed from now on scrolls
 # the screen the same way, so a line printed again is drawn with the very
@@ -79,24 +70,15 @@ xt_ok "kill -0 $XT_PID" "the server lives"
 
 # One python process writes the lines and reads the screen back: python
 # takes up to a second to start on a loaded machine, xwd some 50 ms.
-lines_ms=$(python3 - "$XT_DISPLAY" "$win" "$fifo" 6 2 <<'PY'
-import collections, os, struct, subprocess, sys, time
+lines_ms=$(PYTHONPATH=$(dirname "$0") python3 - "$XT_DISPLAY" "$win" "$fifo" 6 2 <<'PY'
+import screen, subprocess, sys, time
 display, win, fifo, count, interval = sys.argv[1:6]
 
 def ink():
     # Pixels inside the border differing from the most common one.
-    d = subprocess.run(["xwd", "-silent", "-display", display, "-id", win],
-                       capture_output=True).stdout
-    h = struct.unpack(">25I", d[:100])
-    size, width, height, bpp, stride = h[0], h[4], h[5], h[11], h[12]
-    ncolors, border = h[19], h[24]
-    order = "<" if h[7] == 0 else ">"
-    data = d[size + 12 * ncolors:]
-    pixels = collections.Counter()
-    for y in range(border, height - border):
-        row = struct.unpack_from(order + "%dI" % width, data, y * stride)
-        pixels.update(row[border:width - border])
-    return sum(pixels.values()) - pixels.most_common(1)[0][1]
+    return screen.ink(subprocess.run(
+        ["xwd", "-silent", "-display", display, "-id", win],
+        capture_output=True).stdout)
 
 out = []
 for i in range(1, int(count) + 1):

@@ -18,6 +18,10 @@ usage: screen.py window SHOT RRGGBB
            a line per shot: how many dark pixels the box holds (text in
            black on a light terminal)
 
+Imported (PYTHONPATH set to this folder), ink(XWD-BYTES) counts the
+pixels of a window dump inside its border that differ from its most
+common one (the ink on a terminal).
+
 Python starts slowly on a busy machine: a test takes its shots first and
 has them read in one go.
 
@@ -25,6 +29,7 @@ On a screen the pointer sits in the top left corner (the tests move it
 there): the POINTER x POINTER pixels there are no part of any answer.
 An XWD dump of a window has no pointer.
 """
+import collections
 import hashlib
 import struct
 import sys
@@ -46,6 +51,21 @@ def read_xwd(data, path):
         for v in struct.unpack_from(f"{order}{width}I", body, y * stride):
             out += bytes(((v >> 16) & 255, (v >> 8) & 255, v & 255))
     return width, height, bytes(out), 0
+
+
+def ink(data):
+    """The pixels of an XWD window dump, inside its border, that are not
+    its most common colour."""
+    h = struct.unpack(">25I", data[:100])
+    size, width, height, stride = h[0], h[4], h[5], h[12]
+    ncolors, border = h[19], h[24]
+    order = "<" if h[7] == 0 else ">"
+    body = data[size + 12 * ncolors:]
+    pixels = collections.Counter()
+    for y in range(border, height - border):
+        row = struct.unpack_from(order + "%dI" % width, body, y * stride)
+        pixels.update(row[border:width - border])
+    return sum(pixels.values()) - pixels.most_common(1)[0][1]
 
 
 def read_ppm(path):
