@@ -104,8 +104,11 @@ wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
 	"after a key the page shows the current second within a second ($key_ms ms, ${#RC_SHOTS[@]} shots)"
 # Outside the idle and wake transitions: at most one a minute.
 on_key=$(rc_delta "$s0" "$s1")
+# On the key: the wake to native, and the idle drop after it, are
+# transitions; a new surface Chromium maps runs at native for its
+# first seconds (new-window-native).
 wt_ok '[ "$SWITCHES" != none ] && [ "$on_key" != none ] &&
-	[ "$SWITCHES" -le 1 ] && [ "$on_key" -le 1 ]' \
-	"at most one mode switch while idle ($SWITCHES) and one on the key ($on_key)"
+	[ "$SWITCHES" -le 1 ] && [ "$on_key" -le 3 ]' \
+	"at most one mode switch while idle ($SWITCHES), and the wake's transitions on the key ($on_key)"
 wt_ok 'kill -0 "$chromium_pid"' "Chromium lives"
 wt_ok 'wt_alive' "weston is alive"

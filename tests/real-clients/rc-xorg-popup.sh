@@ -65,7 +65,9 @@ witness=$!
 xt_poll 5 "the popup" eval \
 	'[ -n "$(DISPLAY=$XT_DISPLAY xdotool search --onlyvisible --class Xmessage 2>/dev/null)" ]'
 # Its mapping let the xterm go; its next blink is held again.
-xt_ok "xt_poll 2.5 'xterm held' window_held xterm" \
+# xterm is held again only once it drew its caret on: up to a blink
+# cycle (900 ms) after its first blink under the popup.
+xt_ok "xt_poll 3.5 'xterm held' window_held xterm" \
 	"the xterm is held while the popup covers it (setup)"
 wait "$witness"
 read -r before first ms <"$XT_DIR/popup.out"
