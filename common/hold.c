@@ -51,28 +51,58 @@ sf_hold_request_length(const uint8_t *data, size_t len, bool swapped)
 	return (size_t)big * 4;
 }
 
+/* Whether a request's second byte says something.  An extension's is
+ * its minor opcode; most core requests leave it unused, and Xlib does
+ * not clear it: xclock's CopyArea came with 0, 224, 82 and 58 there.  The
+ * core requests whose second byte is a field (X11 protocol, chapter 9):
+ * CreateWindow, ChangeProperty, GetProperty, SendEvent, the grabs,
+ * AllowEvents, SetInputFocus, CreatePixmap, SetClipRectangles,
+ * ClearArea, PolyPoint, PolyLine, PutImage, GetImage, ImageText8/16,
+ * ChangeKeyboardMapping, ChangeHosts, SetAccessControl,
+ * SetCloseDownMode, ForceScreenSaver, SetPointerMapping and
+ * SetModifierMapping. */
+static bool
+data_byte_counts(uint8_t major)
+{
+	static const uint8_t with_field[] = {
+		1, 18, 20, 25, 26, 27, 28, 31, 33, 35, 42, 53, 59, 61, 64,
+		65, 72, 73, 76, 77, 100, 105, 111, 112, 115, 116, 118,
+	};
+
+	if (major >= 128)
+		return true;
+	for (size_t i = 0; i < sizeof(with_field); i++)
+		if (with_field[i] == major)
+			return true;
+	return false;
+}
+
 static uint64_t
 exact_key(const uint8_t *request, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)len;
 	size_t n = len < HASH_BYTES ? len : HASH_BYTES;
+	bool data = data_byte_counts(request[0]);
 
 	for (size_t i = 0; i < n; i++) {
-		h ^= request[i];
+		h ^= i == 1 && !data ? 0 : request[i];
 		h *= 0x100000001b3ull;
 	}
 	return h;
 }
 
-static uint64_t
-shape_key(const uint8_t *request, size_t len)
+/* The data byte as it counts in a shape: 0 where it is unused. */
+static uint8_t
+shape_data(const uint8_t *request)
 {
-	return (uint64_t)request[0] | (uint64_t)request[1] << 8 |
-	       (uint64_t)len << 16;
+	return data_byte_counts(request[0]) ? request[1] : 0;
 }
 
 static void
-add_keys(struct sf_hold_vocab *vocab, uint64_t exact, uint64_t shape);
+add_key(struct sf_hold_keys *keys, uint64_t key);
+
+static void
+add_shape(struct sf_hold_shapes *shapes, const struct sf_hold_shape *shape);
 
 void
 sf_hold_vocab_learn(struct sf_hold_vocab *vocab, const uint8_t *request,
@@ -80,7 +110,16 @@ sf_hold_vocab_learn(struct sf_hold_vocab *vocab, const uint8_t *request,
 {
 	if (sf_hold_request_length(request, len, swapped) != len)
 		return;
-	add_keys(vocab, exact_key(request, len), shape_key(request, len));
+	/* Apart: a tick's many contents must not push its few shapes
+	 * out. */
+	add_key(&vocab->exact, exact_key(request, len));
+	struct sf_hold_shape shape = {
+		.major = request[0],
+		.data = shape_data(request),
+		.min_len = (uint32_t)len,
+		.max_len = (uint32_t)len,
+	};
+	add_shape(&vocab->shape, &shape);
 }
 
 static void
@@ -95,13 +134,26 @@ add_key(struct sf_hold_keys *keys, uint64_t key)
 	keys->key[slot] = key;
 }
 
+/* Widens the lengths of the shape with the same opcode and data byte,
+ * or adds it. */
 static void
-add_keys(struct sf_hold_vocab *vocab, uint64_t exact, uint64_t shape)
+add_shape(struct sf_hold_shapes *shapes, const struct sf_hold_shape *shape)
 {
-	/* Apart: a tick's many contents must not push its few shapes
-	 * out. */
-	add_key(&vocab->exact, exact);
-	add_key(&vocab->shape, shape);
+	for (uint32_t i = 0; i < shapes->n; i++) {
+		struct sf_hold_shape *s = &shapes->shape[i];
+		if (s->major != shape->major || s->data != shape->data)
+			continue;
+		if (shape->min_len < s->min_len)
+			s->min_len = shape->min_len;
+		if (shape->max_len > s->max_len)
+			s->max_len = shape->max_len;
+		return;
+	}
+	uint32_t slot = shapes->n < SF_HOLD_VOCAB_MAX ? shapes->n++ :
+							shapes->next;
+	if (shapes->n == SF_HOLD_VOCAB_MAX)
+		shapes->next = (slot + 1) % SF_HOLD_VOCAB_MAX;
+	shapes->shape[slot] = *shape;
 }
 
 void
@@ -110,7 +162,7 @@ sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src)
 	for (uint32_t i = 0; i < src->exact.n; i++)
 		add_key(&dst->exact, src->exact.key[i]);
 	for (uint32_t i = 0; i < src->shape.n; i++)
-		add_key(&dst->shape, src->shape.key[i]);
+		add_shape(&dst->shape, &src->shape.shape[i]);
 }
 
 void
@@ -132,13 +184,20 @@ static bool
 knows(const struct sf_hold_vocab *vocab, enum sf_hold_match match,
       const uint8_t *request, size_t len)
 {
-	uint64_t key = match == SF_HOLD_MATCH_EXACT ? exact_key(request, len) :
-						      shape_key(request, len);
-	const struct sf_hold_keys *keys = match == SF_HOLD_MATCH_EXACT ?
-		&vocab->exact : &vocab->shape;
-
-	for (uint32_t i = 0; i < keys->n; i++)
-		if (keys->key[i] == key)
+	if (match == SF_HOLD_MATCH_SHAPE) {
+		const struct sf_hold_shapes *shapes = &vocab->shape;
+		for (uint32_t i = 0; i < shapes->n; i++) {
+			const struct sf_hold_shape *s = &shapes->shape[i];
+			if (s->major == request[0] &&
+			    s->data == shape_data(request) &&
+			    len >= s->min_len && len <= s->max_len)
+				return true;
+		}
+		return false;
+	}
+	uint64_t key = exact_key(request, len);
+	for (uint32_t i = 0; i < vocab->exact.n; i++)
+		if (vocab->exact.key[i] == key)
 			return true;
 	return false;
 }

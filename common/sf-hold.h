@@ -20,8 +20,11 @@
  * A blink draws the same requests again and again (the cursor cell in
  * its two phases), so blinks are compared byte for byte.  A tick draws
  * new content each time (the next second's digits or hands), so ticks
- * are compared by shape only: the same request with the same length and
- * the same data byte (an extension's minor opcode, a text's length).
+ * are compared by shape only: the same request with the same data byte
+ * (an extension's minor opcode, a text's length; not an unused one,
+ * which Xlib leaves as it finds it) and a length within
+ * the lengths its ticks sent (xclock's hands are trapezoids whose count
+ * changes with their angle: 26 to 96 words a request).
  *
  * The wire format is read here without X headers: a request is a major
  * opcode byte, a data byte and a 16-bit length in 4-byte units (in the
@@ -41,9 +44,26 @@ struct sf_hold_keys {
 	uint32_t next;				/* replaced next when full */
 };
 
+/* A request's shape: its major opcode and data byte, and the shortest
+ * and longest lengths (bytes) it was seen with. */
+struct sf_hold_shape {
+	uint8_t major;
+	uint8_t data;
+	uint32_t min_len;
+	uint32_t max_len;
+};
+
+/* A set of shapes, one per opcode and data byte; when full, the oldest
+ * goes. */
+struct sf_hold_shapes {
+	struct sf_hold_shape shape[SF_HOLD_VOCAB_MAX];
+	uint32_t n;
+	uint32_t next;				/* replaced next when full */
+};
+
 struct sf_hold_vocab {
 	struct sf_hold_keys exact;	/* hash of the whole request */
-	struct sf_hold_keys shape;	/* opcode, data byte, length */
+	struct sf_hold_shapes shape;	/* opcode, data byte, lengths */
 };
 
 enum sf_hold_match {

@@ -108,6 +108,64 @@ SF_TEST(ticks_match_by_shape_not_bytes)
 				       false, 4096, NULL), SF_HOLD_KEEP);
 }
 
+SF_TEST(a_tick_is_held_within_the_lengths_its_ticks_sent)
+{
+	struct sf_hold_vocab v;
+	uint8_t req[128];
+	size_t n;
+
+	/* xclock's hands: RENDER Trapezoids (minor 10), as many
+	 * trapezoids as the hand's angle needs. */
+	sf_hold_vocab_init(&v);
+	n = request(req, 139, 10, 26, 0x10, false);
+	sf_hold_vocab_learn(&v, req, n, false);
+	n = request(req, 139, 10, 16, 0x20, false);
+	sf_hold_vocab_learn(&v, req, n, false);
+	sf_assert_int_eq(v.shape.n, 1);
+	for (uint16_t words = 16; words <= 26; words++) {
+		n = request(req, 139, 10, words, 0x30, false);
+		sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_SHAPE, req, n,
+					       false, 4096, NULL),
+				 SF_HOLD_KEEP);
+	}
+	/* Longer or shorter than any tick, or another minor: new. */
+	n = request(req, 139, 10, 27, 0x30, false);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_SHAPE, req, n, false,
+				       4096, NULL), SF_HOLD_NEW);
+	n = request(req, 139, 10, 15, 0x30, false);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_SHAPE, req, n, false,
+				       4096, NULL), SF_HOLD_NEW);
+	n = request(req, 139, 11, 20, 0x30, false);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_SHAPE, req, n, false,
+				       4096, NULL), SF_HOLD_NEW);
+}
+
+SF_TEST(an_unused_data_byte_is_not_read)
+{
+	struct sf_hold_vocab v;
+	uint8_t req[28];
+	size_t n;
+
+	/* CopyArea (62) leaves its second byte unused; Xlib sends
+	 * whatever its buffer held there. */
+	sf_hold_vocab_init(&v);
+	n = request(req, 62, 0, 7, 0x10, false);
+	sf_hold_vocab_learn(&v, req, n, false);
+	req[1] = 224;
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_SHAPE, req, n, false,
+				       4096, NULL), SF_HOLD_KEEP);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_EXACT, req, n, false,
+				       4096, NULL), SF_HOLD_KEEP);
+	/* ImageText8's is the text's length: it counts. */
+	n = request(req, IMAGE_TEXT8, 1, 5, 0x10, false);
+	sf_hold_vocab_learn(&v, req, n, false);
+	req[1] = 2;
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_SHAPE, req, n, false,
+				       4096, NULL), SF_HOLD_NEW);
+	sf_assert_int_eq(sf_hold_check(&v, SF_HOLD_MATCH_EXACT, req, n, false,
+				       4096, NULL), SF_HOLD_NEW);
+}
+
 SF_TEST(more_than_the_budget_lets_go_whatever_it_is)
 {
 	struct sf_hold_vocab v;
