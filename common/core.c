@@ -2019,7 +2019,9 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 		if (now + hold + 1 < core->surface_expiry)
 			core->surface_expiry = now + hold + 1;
 	}
-	if (kind != SF_COMMIT_EMPTY)
+	/* A commit whose pixels are as before shows the phase the surface
+	 * showed (a held X client's backlog ending where it started). */
+	if (kind == SF_COMMIT_CHANGED)
 		s->newest_phase = sf_classifier_blink_phase(
 			&s->cls, sf_surface_activity_get(&s->activity, 0));
 

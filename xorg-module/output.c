@@ -867,7 +867,7 @@ core_schedule_repaint(void *data, struct sf_output *o)
 	 * cycle tells the core the output painted. */
 	xo->repaint_due = true;
 	sf_xorg_want_cycle(sx);
-	sf_xorg_release(sx, xo, "deadline or input");
+	sf_xorg_release_at_deadline(sx, xo);
 }
 
 static void

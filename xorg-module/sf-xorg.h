@@ -288,6 +288,9 @@ struct sf_xorg_window {
 	bool game;			/* _VARIABLE_REFRESH */
 	bool committed_now;		/* damage reported this cycle */
 	bool held;			/* this cycle's damage was held */
+	bool hold_after_paint;		/* its drawer was let go at a
+					 * deadline: held again once what
+					 * waited is drawn */
 	enum sf_priority rule_priority;
 	char instance[64];		/* WM_CLASS instance */
 	char wm_class[64];		/* WM_CLASS class */
@@ -337,6 +340,12 @@ sf_xorg_wake_up_in(void *timeout, sf_time_t wait)
 void
 sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
 		const char *why);
+
+/* Lets every client held on `xo` go at the core's deadline (or input);
+ * the windows they draw are held again once what waited is painted
+ * (window.c says why). */
+void
+sf_xorg_release_at_deadline(struct sf_xorg *sx, struct sf_xorg_output *xo);
 
 /* Lets one client go, wherever it is held. */
 void

@@ -1061,9 +1061,10 @@ hold_client(struct sf_xorg *sx, struct sf_xorg_window *xw,
 
 static void
 release_where(struct sf_xorg *sx, struct sf_xorg_output *xo,
-	      ClientPtr client, const char *why)
+	      ClientPtr client, const char *why, bool deadline)
 {
 	struct sf_xorg_hold *hold, *next;
+	struct sf_xorg_window *xw;
 
 	xorg_list_for_each_entry_safe(hold, next, &sx->holds, link) {
 		if ((xo && hold->output != xo) ||
@@ -1072,6 +1073,10 @@ release_where(struct sf_xorg *sx, struct sf_xorg_output *xo,
 		xorg_list_del(&hold->link);
 		sf_xorg_hold_unwatch(sx, hold);
 		mark_client_windows(sx, hold->client, false);
+		if (deadline)
+			xorg_list_for_each_entry(xw, &sx->windows, link)
+				if (xw->drawer == hold->client)
+					xw->hold_after_paint = true;
 		if (!hold->client->clientGone)
 			AttendClient(hold->client);
 		sx->releases++;
@@ -1087,14 +1092,20 @@ void
 sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
 		const char *why)
 {
-	release_where(sx, xo, NULL, why);
+	release_where(sx, xo, NULL, why, false);
+}
+
+void
+sf_xorg_release_at_deadline(struct sf_xorg *sx, struct sf_xorg_output *xo)
+{
+	release_where(sx, xo, NULL, "deadline or input", true);
 }
 
 void
 sf_xorg_release_client(struct sf_xorg *sx, ClientPtr client, const char *why)
 {
 	if (client)
-		release_where(sx, NULL, client, why);
+		release_where(sx, NULL, client, why, false);
 }
 
 void
@@ -1124,6 +1135,34 @@ client_drew_unheld(struct sf_xorg *sx, ClientPtr client)
 		if (xw->drawer == client && xw->committed_now && !xw->held)
 			return true;
 	return false;
+}
+
+/*
+ * A client let go at its deadline draws what waited, then its next blink
+ * on its own cadence: held again only after that one, it would show one
+ * more frame per deadline (two when that blink hid the caret).  So a
+ * window whose drawer a deadline let go, once what waited is drawn and
+ * painted, has its drawer held again at once if the core would hold it
+ * now: the user still idle, and for a blink, the caret shown.
+ */
+static void
+hold_again_after_paint(struct sf_xorg *sx, struct sf_xorg_output *xo,
+		       sf_time_t now)
+{
+	struct sf_xorg_window *xw;
+
+	xorg_list_for_each_entry(xw, &sx->windows, link) {
+		if (xw->output != xo || !xw->committed_now ||
+		    !xw->hold_after_paint)
+			continue;
+		/* Its requests not all run yet: the next frame says. */
+		if (xw->drawer && !xw->drawer->clientGone &&
+		    !xorg_list_is_empty(&xw->drawer->ready))
+			continue;
+		xw->hold_after_paint = false;
+		if (xw->drawer && sf_surface_may_hold_client(xw->core, now))
+			hold_client(sx, xw, xo, now);
+	}
 }
 
 void
@@ -1169,6 +1208,7 @@ sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 		if (d != SF_REPAINT_DEFER) {
 			/* The output shows everything again. */
 			sf_xorg_release(sx, xo, "painted");
+			hold_again_after_paint(sx, xo, now);
 			continue;
 		}
 		xorg_list_for_each_entry(xw, &sx->windows, link) {
