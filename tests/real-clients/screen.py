@@ -10,6 +10,9 @@ usage: screen.py window SHOT RRGGBB
        screen.py region X1 Y1 X2 Y2 SHOT...
            a digest of the pixels in the box, a line per shot, to compare
            shots by
+       screen.py differ X1 Y1 X2 Y2 REF SHOT...
+           a line per shot: how many pixels in the box differ from REF's
+           by more than an eye can tell (TOLERANCE levels in a channel)
        screen.py block MIN-W MIN-H SHOT...
            a line per shot: the box of a solid dark block at least MIN-W
            by MIN-H pixels (a terminal's block cursor drawn in black), or
@@ -36,6 +39,11 @@ import sys
 
 POINTER = 48
 DARK = 64
+# Weston's pixman renderer draws a translucent shadow a level or three
+# apart when it draws it in other pieces (a repaint clipped to other
+# damage): GTK's window shadow came out 0xbf or 0xc0 over a 0xc0
+# background.  No eye tells that; a caret is some 200 levels off.
+TOLERANCE = 8
 
 
 def read_xwd(data, path):
@@ -121,6 +129,24 @@ def region(path, x1, y1, x2, y2):
     return h.hexdigest()[:16]
 
 
+def differ(ref, path, x1, y1, x2, y2):
+    width, height, want, _ = read_ppm(ref)
+    w2, h2, px, corner = read_ppm(path)
+    if (w2, h2) != (width, height):
+        return width * height
+    n = 0
+    for y in range(max(y1, 0), min(y2, height)):
+        for x in range(max(x1, 0), min(x2, width)):
+            p = (y * width + x) * 3
+            if in_pointer(corner, x, y):
+                continue
+            if (abs(px[p] - want[p]) > TOLERANCE or
+                    abs(px[p + 1] - want[p + 1]) > TOLERANCE or
+                    abs(px[p + 2] - want[p + 2]) > TOLERANCE):
+                n += 1
+    return n
+
+
 def block(path, min_w, min_h):
     width, height, px, corner = read_ppm(path)
     # run[x]: dark pixels in a row ending at this row, column x.
@@ -159,6 +185,11 @@ def main(argv):
         x1, y1, x2, y2 = box
         for shot in argv[6:]:
             print(region(shot, x1, y1, x2, y2))
+        return 0
+    if len(argv) >= 8 and argv[1] == "differ":
+        x1, y1, x2, y2 = map(int, argv[2:6])
+        for shot in argv[7:]:
+            print(differ(argv[6], shot, x1, y1, x2, y2))
         return 0
     if len(argv) >= 7 and argv[1] == "dark":
         x1, y1, x2, y2 = map(int, argv[2:6])
