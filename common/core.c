@@ -640,10 +640,13 @@ reselect(struct sf_output *o, sf_time_t now)
 			continue;
 		surface_vote(s, o, &o->votes[n], now);
 		/* Choose again when a rate settles or a window is no
-		 * longer new. */
+		 * longer new.  A rate whose time to settle has passed
+		 * waits for a reading (a surface busy again has none
+		 * yet): the time asks nothing more of a dispatch, which
+		 * would come back at that same instant, over and over. */
 		sf_time_t t = sf_rate_settle_due(&s->rate,
 						 core->selector.min_dwell);
-		if (t < retry)
+		if (t > now && t < retry)
 			retry = t;
 		t = new_until(s);
 		if (t > now && t < retry)

@@ -194,11 +194,16 @@ same_resolution(const struct candidates *cs, size_t mode)
 }
 
 /* SEAMLESS keeps to modes that do not blank the panel, but going back to
- * the native mode, or staying, is always allowed. */
+ * the native mode, or staying, is always allowed.  A mode of unknown
+ * refresh (0 mHz) is never a candidate but as the user's own or the
+ * current one: nothing tells what it saves or costs. */
 static bool
 is_candidate(const struct candidates *cs, size_t mode)
 {
 	if (!same_resolution(cs, mode))
+		return false;
+	if (refresh_of(cs, mode) == 0 && mode != cs->in->current &&
+	    mode != cs->native)
 		return false;
 	if (cs->refresh_switch == SF_REFRESH_SWITCH_ALWAYS)
 		return true;
@@ -207,16 +212,19 @@ is_candidate(const struct candidates *cs, size_t mode)
 }
 
 /* The preferred mode at this resolution (the fastest one if the panel
- * has several), else the fastest mode at this resolution. */
+ * has several), else the fastest mode at this resolution.  A mode of
+ * unknown refresh (0 mHz) is the panel's best only if no other is
+ * known: a game sent to it might get any rate. */
 static size_t
 find_native(const struct candidates *cs)
 {
 	const struct sf_selector_input *in = cs->in;
 	size_t best = in->current;
-	bool best_preferred = in->modes[best].preferred;
+	bool best_preferred = in->modes[best].preferred &&
+			      refresh_of(cs, best) > 0;
 
 	for (size_t i = 0; i < in->n_modes; i++) {
-		if (!same_resolution(cs, i))
+		if (!same_resolution(cs, i) || refresh_of(cs, i) == 0)
 			continue;
 		bool preferred = in->modes[i].preferred;
 		if (preferred != best_preferred) {

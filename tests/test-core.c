@@ -375,6 +375,81 @@ SF_TEST(held_damage_of_a_dark_output_asks_for_no_dispatch)
 	sf_core_destroy(core);
 }
 
+/* Commits as an adapter passes them: `n` damage boxes (0: none), each
+ * with its own hash. */
+static void
+commit_burst(struct sf_surface *s, sf_time_t t, int n, int16_t w, int16_t h)
+{
+	for (int i = 0; i < n; i++) {
+		struct sf_box b = { 0, 0, w, h };
+		struct sf_commit_desc c = {
+			.time = t,
+			.boxes = w ? &b : NULL,
+			.n_boxes = w ? 1 : 0,
+			.has_hash = true,
+			.hash = (uint64_t)i + 1,
+		};
+		sf_surface_commit(s, &c);
+	}
+}
+
+/* Found by tests/fuzz/fuzz-core: a measured rate waiting to settle kept
+ * its due time while the surface, busy again, had no rate yet; once that
+ * time passed, the core asked to choose again at that same instant, over
+ * and over, a busy loop in the adapter.  Each call back must be later
+ * than the one just served. */
+SF_TEST(a_rate_left_unsettled_asks_for_no_dispatch_at_once)
+{
+	static const struct sf_mode modes[] = {
+		{ 1920, 1080, 60000, false, false },
+		{ 1920, 1080, 55120, true, false },
+		{ 1920, 1080, 24000, false, false },
+	};
+	struct sf_config cfg;
+	struct recorder r = { .backlight = 100 };
+
+	sf_config_init_defaults(&cfg);
+	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
+				       "all", NULL, 0), SF_CONFIG_OK);
+	struct sf_core *core = sf_core_create(&cfg, &rec_interface, &r, 0);
+	struct sf_output *o = sf_output_create(core, "HDMI-A-1", modes, 3,
+					       0, 0);
+	struct sf_surface *s = sf_surface_create(core, 1280, 720, 0);
+	sf_surface_set_output(s, o, 1.0, 0);
+	run_until(core, SF_SEC(51));
+
+	/* Bursts read as a fast animation: a rate to settle in 2 s. */
+	sf_time_t t = SF_MSEC(51200);
+	commit_burst(s, t, 5, 200, 200);
+	sf_core_dispatch(core, t);
+	t += SF_MSEC(41);
+	commit_burst(s, t, 8, 200, 200);
+	sf_core_dispatch(core, t);
+	t += SF_MSEC(809);
+	commit_burst(s, t, 1, 200, 200);
+	sf_core_dispatch(core, t);
+	/* Static for a commit of no damage, busy again with no rate. */
+	t += SF_MSEC(809);
+	commit_burst(s, t, 2, 200, 200);
+	commit_burst(s, t, 1, 0, 0);
+	commit_burst(s, t, 1, 2, 5);
+	sf_core_dispatch(core, t);
+
+	for (int i = 0; i < 100; i++) {
+		sf_time_t next = sf_core_next_deadline(core);
+		if (next > t + SF_SEC(5))
+			break;
+		if (next <= t) {
+			sf_assert_int_gt(next, t);
+			break;
+		}
+		t = next;
+		sf_core_dispatch(core, t);
+	}
+	sf_surface_destroy(s);
+	sf_core_destroy(core);
+}
+
 /* A seconds clock that waits for its frame callbacks, as toolkits do.
  * While the user is idle its repaints are held (one a staleness), but
  * its callbacks are not: it ticks on its own cadence, so that anything

@@ -791,6 +791,59 @@ SF_TEST(a_client_s_request_may_go_above_native)
 	EXPECT(&out, 0, "game", SF_TIME_NEVER);
 }
 
+/* A mode of unknown refresh (0 mHz: an adapter found no rate in its
+ * timings) tells nothing of what it saves or costs.  The user's own is
+ * theirs, kept while they type; any other is never chosen, not even as
+ * the panel's best mode for a game. */
+SF_TEST(a_mode_of_unknown_refresh_is_never_chosen)
+{
+	static const struct sf_mode user_unknown[] = {
+		FHD(0), FHD_NATIVE(204800), FHD(30000),
+	};
+	static const struct sf_mode preferred_unknown[] = {
+		FHD(60000), FHD_NATIVE(0), FHD(144000), FHD(0),
+	};
+	static const struct sf_mode both_unknown[] = {
+		FHD(0), FHD_NATIVE(0), FHD(120000),
+	};
+	static const struct sf_vote game[] = {
+		{ SF_VOTE_MAX, 0, 0, 0, SF_CONTENT_GAME, 1.0, false },
+	};
+	static const struct sf_vote range[] = { RANGE(0, 1000) };
+	struct sf_selector sel;
+	struct sf_selector_input in;
+	struct sf_selection out;
+
+	/* Input keeps the user's mode, though the panel prefers another. */
+	native_setup(&sel, &in, user_unknown, 3, 0, 0, NULL, 0, ACTIVE);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "input", SF_TIME_NEVER);
+	native_setup(&sel, &in, user_unknown, 3, 0, 0, NULL, 0, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "idle", SF_TIME_NEVER);
+	/* A game gets the fastest known mode, not a preferred one of
+	 * unknown refresh. */
+	native_setup(&sel, &in, preferred_unknown, 4, 0, 0, game, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 2, "game", SF_TIME_NEVER);
+	/* Nor does a range below 1 Hz: the slowest known mode above it
+	 * serves it. */
+	native_setup(&sel, &in, preferred_unknown, 4, 0, 0, range, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 0, "content range", SF_TIME_NEVER);
+	/* Taken above the user's unknown rate by a game, an output is not
+	 * moved to the panel's preferred mode of unknown refresh. */
+	native_setup(&sel, &in, both_unknown, 3, 0, 2, game, 1, LOW);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 2, "game", SF_TIME_NEVER);
+	/* Without it, back to the user's own once that holds. */
+	in.n_votes = 0;
+	sf_selector_choose(&sel, &in, t0 + 1, &out);
+	EXPECT(&out, 2, "settling", t0 + 1 + SF_SEC(2));
+	sf_selector_choose(&sel, &in, t0 + 1 + SF_SEC(2), &out);
+	EXPECT(&out, 0, "idle", SF_TIME_NEVER);
+}
+
 /* Finding 10: a content-rate switch needs its target held for a dwell,
  * and comes five dwells after the last one at the earliest. */
 SF_TEST(a_content_rate_switch_waits_for_a_steady_target)

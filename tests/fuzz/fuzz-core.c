@@ -10,13 +10,16 @@
  * keeps the input:
  *  - every state is in range: idle state, DPMS level, reclock level,
  *    backlight, the current mode an index into the output's modes
- *    (which someone else may replace: sf_output_set_modes);
+ *    (which someone else may replace: sf_output_set_modes) and at the
+ *    user's resolution: the core changes only the refresh;
+ *  - the core never switches to a mode of unknown refresh (0 mHz) other
+ *    than the user's own: it cannot tell what such a mode saves or costs;
  *  - a deferred repaint always has a flush deadline: while the adapter
  *    holds damage the core asked it to hold, the core's next deadline
  *    is not NEVER;
  *  - after input, within the same dispatch, every powered output the
- *    core drives runs at least at its native refresh (the floor while
- *    the user is active);
+ *    core drives runs at least at its native refresh, the floor while
+ *    the user is active: the user's own mode (see check_floor());
  *  - dispatching makes progress: the core never asks to be called back
  *    at the same instant over and over.
  * The stand-in adapter records what the core asks for, as
@@ -41,6 +44,8 @@ struct fz_output {
 	struct sf_output *output;
 	struct sf_mode modes[MAX_MODES];
 	size_t n_modes;
+	size_t user;		/* the user's mode: current at create or
+				 * when someone else set modes */
 	enum sf_dpms_level dpms;
 	int32_t backlight;
 	unsigned inhibits;
@@ -102,8 +107,12 @@ rec_set_mode(void *data, struct sf_output *output, size_t mode)
 {
 	struct fz_output *o = output_of(data, output);
 
-	if (o && mode >= o->n_modes)
+	if (!o)
+		return true;
+	if (mode >= o->n_modes)
 		fail(data, "set_mode beyond the output's modes");
+	if (o->modes[mode].refresh_mhz == 0 && mode != o->user)
+		fail(data, "set_mode to a mode of unknown refresh");
 	return true;
 }
 
@@ -171,30 +180,6 @@ static const struct sf_core_interface fz_interface = {
 	.set_output_power = rec_set_output_power,
 };
 
-/* The mode the selector must not go below while the user is active
- * (active-refresh at its default, 0): the preferred mode at the current
- * resolution, the fastest of them, else the fastest at it. */
-static uint32_t
-native_mhz(const struct fz_output *o, size_t current)
-{
-	const struct sf_mode *cur = &o->modes[current];
-	size_t best = current;
-
-	for (size_t i = 0; i < o->n_modes; i++) {
-		const struct sf_mode *m = &o->modes[i];
-		if (m->width != cur->width || m->height != cur->height)
-			continue;
-		if (m->preferred != o->modes[best].preferred) {
-			if (m->preferred)
-				best = i;
-			continue;
-		}
-		if (m->refresh_mhz > o->modes[best].refresh_mhz)
-			best = i;
-	}
-	return o->modes[best].refresh_mhz;
-}
-
 static void
 check_states(struct fz *f)
 {
@@ -208,14 +193,27 @@ check_states(struct fz *f)
 			continue;
 		if (sf_output_get_state(o->output) >= SF_STATE_COUNT)
 			fail(f, "idle state out of range");
-		if (sf_output_get_mode(o->output) >= o->n_modes)
+		size_t cur = sf_output_get_mode(o->output);
+		if (cur >= o->n_modes)
 			fail(f, "current mode out of range");
+		if (o->modes[cur].width != o->modes[o->user].width ||
+		    o->modes[cur].height != o->modes[o->user].height)
+			fail(f, "the core left the user's resolution");
 		deferred |= o->deferred;
 	}
 	if (deferred && sf_core_next_deadline(f->core) == SF_TIME_NEVER)
 		fail(f, "a deferred repaint without a flush deadline");
 }
 
+/*
+ * The floor while the user is active (active-refresh at its default, 0)
+ * is the core's native mode: the user's own, the one the output ran when
+ * the core took it or that someone else set since (sf-selector.h).  Not
+ * the panel's preferred or fastest mode: input never raises an output
+ * above what the user chose, so an output the user runs at 48 Hz, or at
+ * a mode of unknown refresh (0 mHz), stays there when they type.  A
+ * client's explicit rate, a game or a range may take it higher.
+ */
 static void
 check_floor(struct fz *f)
 {
@@ -228,12 +226,13 @@ check_floor(struct fz *f)
 		size_t cur = sf_output_get_mode(o->output);
 		if (sf_output_get_state(o->output) != SF_STATE_ACTIVE)
 			fail(f, "input did not wake an output");
-		if (o->modes[cur].refresh_mhz < native_mhz(o, cur)) {
+		uint32_t native = o->modes[o->user].refresh_mhz;
+		if (o->modes[cur].refresh_mhz < native) {
 			fprintf(stderr, "fuzz-core: output %d at mode %zu, "
-				"%u mHz, native %u mHz\n", i, cur,
-				o->modes[cur].refresh_mhz,
-				native_mhz(o, cur));
-			fail(f, "below the native refresh after input");
+				"%u mHz, the user's mode %zu, %u mHz\n", i,
+				cur, o->modes[cur].refresh_mhz, o->user,
+				native);
+			fail(f, "below the user's refresh after input");
 		}
 	}
 }
@@ -291,6 +290,7 @@ op_output_create(struct fz *f)
 		return;
 	*o = (struct fz_output){ .backlight = 100 };
 	size_t current = random_modes(f, o);
+	o->user = current;
 	o->output = sf_output_create(f->core, output_names[slot], o->modes,
 				     o->n_modes, current, f->now);
 	if (!o->output)
@@ -475,6 +475,7 @@ op_output_misc(struct fz *f)
 		}
 		/* Someone else set a mode: the adapter's new list. */
 		size_t current = random_modes(f, o);
+		o->user = current;
 		if (!sf_output_set_modes(o->output, o->modes, o->n_modes,
 					 current, f->now))
 			fail(f, "sf_output_set_modes failed");
