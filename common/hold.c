@@ -186,10 +186,10 @@ knows(const struct sf_hold_vocab *vocab, enum sf_hold_match match,
 {
 	if (match == SF_HOLD_MATCH_SHAPE) {
 		const struct sf_hold_shapes *shapes = &vocab->shape;
+		uint8_t data = shape_data(request);
 		for (uint32_t i = 0; i < shapes->n; i++) {
 			const struct sf_hold_shape *s = &shapes->shape[i];
-			if (s->major == request[0] &&
-			    s->data == shape_data(request) &&
+			if (s->major == request[0] && s->data == data &&
 			    len >= s->min_len && len <= s->max_len)
 				return true;
 		}

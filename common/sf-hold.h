@@ -22,9 +22,9 @@
  * new content each time (the next second's digits or hands), so ticks
  * are compared by shape only: the same request with the same data byte
  * (an extension's minor opcode, a text's length; not an unused one,
- * which Xlib leaves as it finds it) and a length within
- * the lengths its ticks sent (xclock's hands are trapezoids whose count
- * changes with their angle: 26 to 96 words a request).
+ * which Xlib leaves as it finds it) and a length within the lengths its
+ * ticks sent (xclock's hands are trapezoids whose count changes with
+ * their angle: 26 to 96 words a request).
  *
  * The wire format is read here without X headers: a request is a major
  * opcode byte, a data byte and a 16-bit length in 4-byte units (in the
