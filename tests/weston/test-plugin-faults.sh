@@ -231,10 +231,12 @@ printf '[cursor]\nblink=yes\n' >"$XDG_CONFIG_HOME/foot/foot.ini"
 wt_client foot --app-id=victim sh -c \
 	'while :; do printf "\r%s" "$(date +%T)"; sleep 1; done'
 victim=$WT_LAST_PID
-wt_client foot --app-id=witness sh -c 'sleep 600'
 surface_of() { wt_surface_with_label "^$1\$" "$(ctl status)"; }
-wt_poll "$WT_TIMEOUT" "both foots mapped" \
-	eval 'surface_of victim >/dev/null && surface_of witness >/dev/null'
+# The witness maps second, so that it has the keyboard focus and blinks:
+# started together, either foot can map first.
+wt_poll "$WT_TIMEOUT" "the victim mapped" eval 'surface_of victim >/dev/null'
+wt_client foot --app-id=witness sh -c 'sleep 600'
+wt_poll "$WT_TIMEOUT" "the witness mapped" eval 'surface_of witness >/dev/null'
 # shellcheck disable=SC2034	# read in the eval strings below
 v_id=$(surface_of victim)
 w_id=$(surface_of witness)
