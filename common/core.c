@@ -2115,6 +2115,13 @@ sf_surface_may_hold_client(const struct sf_surface *s, sf_time_t now)
 	return user_idle(s->core, now) && s->cls.cls == SF_CLASS_TICKING;
 }
 
+enum sf_blink_phase
+sf_surface_get_blink_phase(const struct sf_surface *s)
+{
+	return s->cls.cls == SF_CLASS_BLINKING ? s->newest_phase :
+						 SF_BLINK_PHASE_UNKNOWN;
+}
+
 void
 sf_surface_set_held(struct sf_surface *s, bool held)
 {

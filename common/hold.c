@@ -123,15 +123,24 @@ sf_hold_vocab_learn(struct sf_hold_vocab *vocab, const uint8_t *request,
 }
 
 static void
-add_key(struct sf_hold_keys *keys, uint64_t key)
+add_tagged_key(struct sf_hold_keys *keys, uint64_t key, uint8_t tag)
 {
 	for (uint32_t i = 0; i < keys->n; i++)
-		if (keys->key[i] == key)
+		if (keys->key[i] == key) {
+			keys->tag[i] |= tag;
 			return;
+		}
 	uint32_t slot = keys->n < SF_HOLD_VOCAB_MAX ? keys->n++ : keys->next;
 	if (keys->n == SF_HOLD_VOCAB_MAX)
 		keys->next = (slot + 1) % SF_HOLD_VOCAB_MAX;
 	keys->key[slot] = key;
+	keys->tag[slot] = tag;
+}
+
+static void
+add_key(struct sf_hold_keys *keys, uint64_t key)
+{
+	add_tagged_key(keys, key, 0);
 }
 
 /* Widens the lengths of the shape with the same opcode and data byte,
@@ -157,12 +166,58 @@ add_shape(struct sf_hold_shapes *shapes, const struct sf_hold_shape *shape)
 }
 
 void
-sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src)
+sf_hold_vocab_merge_phase(struct sf_hold_vocab *dst,
+			  const struct sf_hold_vocab *src,
+			  enum sf_blink_phase phase)
 {
+	uint8_t tag = phase == SF_BLINK_PHASE_SHOWN ? SF_HOLD_TAG_SHOWN :
+		      phase == SF_BLINK_PHASE_HIDDEN ? SF_HOLD_TAG_HIDDEN : 0;
+
 	for (uint32_t i = 0; i < src->exact.n; i++)
-		add_key(&dst->exact, src->exact.key[i]);
+		add_tagged_key(&dst->exact, src->exact.key[i],
+			       src->exact.tag[i] | tag);
 	for (uint32_t i = 0; i < src->shape.n; i++)
 		add_shape(&dst->shape, &src->shape.shape[i]);
+}
+
+void
+sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src)
+{
+	sf_hold_vocab_merge_phase(dst, src, SF_BLINK_PHASE_UNKNOWN);
+}
+
+enum sf_blink_phase
+sf_hold_last_phase(const struct sf_hold_vocab *vocab, const uint8_t *data,
+		   size_t len, bool swapped)
+{
+	enum sf_blink_phase last = SF_BLINK_PHASE_UNKNOWN;
+	size_t at = 0;
+
+	while (at < len) {
+		size_t n = sf_hold_request_length(data + at, len - at, swapped);
+		if (n == 0 || n > len - at)
+			break;
+		uint64_t key = exact_key(data + at, n);
+		for (uint32_t i = 0; i < vocab->exact.n; i++) {
+			if (vocab->exact.key[i] != key)
+				continue;
+			if (vocab->exact.tag[i] == SF_HOLD_TAG_SHOWN)
+				last = SF_BLINK_PHASE_SHOWN;
+			else if (vocab->exact.tag[i] == SF_HOLD_TAG_HIDDEN)
+				last = SF_BLINK_PHASE_HIDDEN;
+			break;
+		}
+		at += n;
+	}
+	return last;
+}
+
+bool
+sf_hold_deadline_waits(enum sf_blink_phase waiting, sf_time_t due,
+		       sf_time_t now)
+{
+	return waiting == SF_BLINK_PHASE_HIDDEN &&
+	       now < due + SF_HOLD_DEADLINE_CARET_GRACE;
 }
 
 void

@@ -357,6 +357,11 @@ sf_surface_commit(struct sf_surface *surface,
 bool
 sf_surface_may_hold_client(const struct sf_surface *surface, sf_time_t now);
 
+/* Which phase of its blink the surface's newest commit showed
+ * (SF_BLINK_PHASE_UNKNOWN unless it is blinking with phases known). */
+enum sf_blink_phase
+sf_surface_get_blink_phase(const struct sf_surface *surface);
+
 /* The adapter holds (true) or lets go (false) what the surface's client
  * sends, as the Xorg module does with IgnoreClient: while held, and for
  * the few commits after (the backlog, then too few to show a cadence),

@@ -35,14 +35,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sf-types.h"
+
 #define SF_HOLD_VOCAB_MAX 32
 
-/* A set of keys; when full, the oldest goes. */
+/* A set of keys; when full, the oldest goes.  Each key may say which
+ * phase of a blink its request drew (SF_HOLD_TAG_*). */
 struct sf_hold_keys {
 	uint64_t key[SF_HOLD_VOCAB_MAX];
+	uint8_t tag[SF_HOLD_VOCAB_MAX];
 	uint32_t n;
 	uint32_t next;				/* replaced next when full */
 };
+
+/* Tags: a request seen drawing the caret shown, hidden, or both (a GC
+ * change both phases make says nothing). */
+#define SF_HOLD_TAG_SHOWN	(1u << 0)
+#define SF_HOLD_TAG_HIDDEN	(1u << 1)
 
 /* A request's shape: its major opcode and data byte, and the shortest
  * and longest lengths (bytes) it was seen with. */
@@ -97,6 +106,35 @@ sf_hold_vocab_learn_stream(struct sf_hold_vocab *vocab, const uint8_t *data,
  * proved a blink or a tick). */
 void
 sf_hold_vocab_merge(struct sf_hold_vocab *dst, const struct sf_hold_vocab *src);
+
+/* As sf_hold_vocab_merge, the requests of `src` tagged as drawing the
+ * blink's `phase` (SF_BLINK_PHASE_UNKNOWN: no tag). */
+void
+sf_hold_vocab_merge_phase(struct sf_hold_vocab *dst,
+			  const struct sf_hold_vocab *src,
+			  enum sf_blink_phase phase);
+
+/* The blink phase the waiting requests leave on screen once drawn: that
+ * of the last whole request tagged with one phase only, or
+ * SF_BLINK_PHASE_UNKNOWN.  A held blinker's deadline waits until this
+ * is not HIDDEN, so the caret stays on screen after it. */
+enum sf_blink_phase
+sf_hold_last_phase(const struct sf_hold_vocab *vocab, const uint8_t *data,
+		   size_t len, bool swapped);
+
+/* How long past its deadline a release may wait for a held blinker to
+ * draw its caret again: longer than a blink's phase (GTK's caret is on
+ * for 800 ms, xterm's off for 300 ms), short next to the staleness. */
+#define SF_HOLD_DEADLINE_CARET_GRACE SF_MSEC(1500)
+
+/* Whether the release due at `due` waits at `now`: while what waits
+ * ends with a caret hidden (`waiting`), within the grace.  Let go then,
+ * the blinker would leave the caret off until its next blink, one more
+ * frame; waiting for the one that draws it makes the deadline's frame
+ * the last. */
+bool
+sf_hold_deadline_waits(enum sf_blink_phase waiting, sf_time_t due,
+		       sf_time_t now);
 
 /* Judges the bytes waiting in a held client's socket (data, len: what a
  * peek returned, from a request's start).  `swapped`: the client's byte

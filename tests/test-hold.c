@@ -166,6 +166,62 @@ SF_TEST(an_unused_data_byte_is_not_read)
 				       4096, NULL), SF_HOLD_NEW);
 }
 
+SF_TEST(the_last_phase_waiting_is_told_by_its_tagged_requests)
+{
+	struct sf_hold_vocab frame_on, frame_off, v;
+	uint8_t gc[12], on[20], off[20], queue[256];
+	size_t n_gc = request(gc, 56, 0, 3, 0x44, false);	/* ChangeGC */
+	size_t n_on = request(on, IMAGE_TEXT8, 1, 5, 0x11, false);
+	size_t n_off = request(off, IMAGE_TEXT8, 1, 5, 0x22, false);
+
+	/* xterm's two phases: the same GC change, then the cell drawn
+	 * with the cursor or without. */
+	sf_hold_vocab_init(&frame_on);
+	sf_hold_vocab_init(&frame_off);
+	sf_hold_vocab_init(&v);
+	sf_hold_vocab_learn(&frame_on, gc, n_gc, false);
+	sf_hold_vocab_learn(&frame_on, on, n_on, false);
+	sf_hold_vocab_learn(&frame_off, gc, n_gc, false);
+	sf_hold_vocab_learn(&frame_off, off, n_off, false);
+	sf_hold_vocab_merge_phase(&v, &frame_on, SF_BLINK_PHASE_SHOWN);
+	sf_hold_vocab_merge_phase(&v, &frame_off, SF_BLINK_PHASE_HIDDEN);
+
+	size_t q = 0;
+	memcpy(queue + q, gc, n_gc), q += n_gc;
+	memcpy(queue + q, on, n_on), q += n_on;
+	memcpy(queue + q, gc, n_gc), q += n_gc;
+	sf_assert_int_eq(sf_hold_last_phase(&v, queue, q, false),
+			 SF_BLINK_PHASE_SHOWN);
+	memcpy(queue + q, off, n_off), q += n_off;
+	sf_assert_int_eq(sf_hold_last_phase(&v, queue, q, false),
+			 SF_BLINK_PHASE_HIDDEN);
+	/* Half of the next one: not drawn yet. */
+	memcpy(queue + q, on, n_on);
+	sf_assert_int_eq(sf_hold_last_phase(&v, queue, q + 10, false),
+			 SF_BLINK_PHASE_HIDDEN);
+	sf_assert_int_eq(sf_hold_last_phase(&v, queue, q + n_on, false),
+			 SF_BLINK_PHASE_SHOWN);
+	/* Only the GC change: nothing said. */
+	sf_assert_int_eq(sf_hold_last_phase(&v, gc, n_gc, false),
+			 SF_BLINK_PHASE_UNKNOWN);
+}
+
+SF_TEST(a_deadline_waits_for_the_caret_within_its_grace)
+{
+	const sf_time_t due = SF_SEC(30);
+
+	sf_assert(sf_hold_deadline_waits(SF_BLINK_PHASE_HIDDEN, due, due));
+	sf_assert(sf_hold_deadline_waits(SF_BLINK_PHASE_HIDDEN, due,
+					 due + SF_HOLD_DEADLINE_CARET_GRACE -
+						 1));
+	/* Waited long enough: the blinker may have stopped. */
+	sf_assert(!sf_hold_deadline_waits(SF_BLINK_PHASE_HIDDEN, due,
+					  due + SF_HOLD_DEADLINE_CARET_GRACE));
+	/* The caret drawn, or nothing known: let go at once. */
+	sf_assert(!sf_hold_deadline_waits(SF_BLINK_PHASE_SHOWN, due, due));
+	sf_assert(!sf_hold_deadline_waits(SF_BLINK_PHASE_UNKNOWN, due, due));
+}
+
 SF_TEST(more_than_the_budget_lets_go_whatever_it_is)
 {
 	struct sf_hold_vocab v;

@@ -113,16 +113,26 @@ sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool held)
 	/* The core held the frame: what drew it, what drew the frame
 	 * before (the blink's other phase) and what waited when the
 	 * client was last let go are its blinks or ticks. */
+	/* A blink's requests also say which phase they drew: a deadline
+	 * lets a blinker go after it drew the caret (window.c). */
+	enum sf_blink_phase phase = sf_surface_get_blink_phase(xw->core);
+	if (d && d->backlog)
+		phase = SF_BLINK_PHASE_UNKNOWN;
 	if (d && held) {
-		sf_hold_vocab_merge(&d->vocab, &xw->frame_vocab);
+		sf_hold_vocab_merge_phase(&d->vocab, &xw->frame_vocab, phase);
 		if (xw->prev_frame_drawer == xw->drawer)
-			sf_hold_vocab_merge(&d->vocab, &xw->prev_frame_vocab);
+			sf_hold_vocab_merge_phase(&d->vocab,
+						  &xw->prev_frame_vocab,
+						  xw->prev_frame_phase);
 		sf_hold_vocab_merge(&d->vocab, &d->candidate);
 	}
-	if (d)
+	if (d) {
 		sf_hold_vocab_init(&d->candidate);
+		d->backlog = false;
+	}
 	xw->prev_frame_vocab = xw->frame_vocab;
 	xw->prev_frame_drawer = xw->drawer;
+	xw->prev_frame_phase = phase;
 	sf_hold_vocab_init(&xw->frame_vocab);
 	xw->frame_drawer = NULL;
 	xw->frame_mixed = false;
@@ -160,8 +170,11 @@ let_go_if_more(struct sf_xorg *sx, struct sf_xorg_hold *hold)
 	bool closed = false;
 	enum sf_hold_verdict v = judge(hold, &opcode, &closed);
 
-	if (v == SF_HOLD_KEEP)
+	if (v == SF_HOLD_KEEP) {
+		if (hold->output && hold->output->deadline_waits)
+			sf_xorg_deadline_check(sx, hold->output);
 		return;
+	}
 	if (closed) {
 		sf_xorg_release_client(sx, hold->client,
 				       "its connection closed");
@@ -223,6 +236,17 @@ sf_xorg_hold_unwatch(struct sf_xorg *sx, struct sf_xorg_hold *hold)
 	if (hold->fd >= 0 && sx->hold_epoll_fd >= 0)
 		epoll_ctl(sx->hold_epoll_fd, EPOLL_CTL_DEL, hold->fd, NULL);
 	hold->fd = -1;
+}
+
+enum sf_blink_phase
+sf_xorg_hold_waiting_phase(struct sf_xorg_hold *hold)
+{
+	bool closed = false;
+
+	if (judge(hold, NULL, &closed) != SF_HOLD_KEEP)
+		return SF_BLINK_PHASE_UNKNOWN;
+	return sf_hold_last_phase(&hold->drawer->vocab, peeked, peeked_len,
+				  hold->client->swapped);
 }
 
 bool

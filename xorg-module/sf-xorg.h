@@ -54,6 +54,9 @@ struct sf_xorg_drawer {
 	/* What waited when it was last let go for sending more: learnt
 	 * if the frame it draws is held too (it was a blink or tick). */
 	struct sf_hold_vocab candidate;
+	/* Let go: its next frame draws what waited, several blinks at
+	 * once, and says nothing of which phase each drew. */
+	bool backlog;
 };
 
 /* What RandR last said of one output's connector, for hotplugs. */
@@ -200,6 +203,11 @@ struct sf_xorg_output {
 	RROutputPtr *off_outputs;
 	int off_n_outputs;
 	bool committed_now;		/* damage reported this cycle */
+	/* The core's deadline came while a held blinker's waiting
+	 * requests end with its caret hidden: its clients are let go
+	 * together once it drew the caret again (window.c). */
+	bool deadline_waits;
+	sf_time_t deadline_since;
 	int dpms;			/* DPMSMode* last set */
 	enum sf_idle_state last_state;	/* for StateNotify */
 	uint32_t last_refresh_mhz;
@@ -271,6 +279,7 @@ struct sf_xorg_window {
 	struct sf_hold_vocab frame_vocab; /* the frame's requests */
 	struct sf_hold_vocab prev_frame_vocab; /* the frame's before */
 	ClientPtr prev_frame_drawer;
+	enum sf_blink_phase prev_frame_phase;
 	struct sf_surface *core;
 	DamagePtr damage;
 	RegionRec pending;		/* damage not yet reported */
@@ -346,6 +355,16 @@ sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
  * (window.c says why). */
 void
 sf_xorg_release_at_deadline(struct sf_xorg *sx, struct sf_xorg_output *xo);
+
+/* The blink phase what waits in the held client's socket leaves on
+ * screen once drawn (sf_hold_last_phase). */
+enum sf_blink_phase
+sf_xorg_hold_waiting_phase(struct sf_xorg_hold *hold);
+
+/* Lets the clients held on `xo` go if its deadline waits for a caret
+ * that is drawn now, or waited long enough. */
+void
+sf_xorg_deadline_check(struct sf_xorg *sx, struct sf_xorg_output *xo);
 
 /* Lets one client go, wherever it is held. */
 void

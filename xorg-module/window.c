@@ -1059,20 +1059,33 @@ hold_client(struct sf_xorg *sx, struct sf_xorg_window *xw,
 		    "ticks while the user is idle", client->index);
 }
 
+/* Why a release_where: a deadline's lets the windows be held again once
+ * painted; a paint leaves an output whose deadline waits for a caret. */
+enum release_kind {
+	RELEASE_NOW = 0,
+	RELEASE_DEADLINE,
+	RELEASE_PAINTED,
+};
+
 static void
 release_where(struct sf_xorg *sx, struct sf_xorg_output *xo,
-	      ClientPtr client, const char *why, bool deadline)
+	      ClientPtr client, const char *why, enum release_kind kind)
 {
 	struct sf_xorg_hold *hold, *next;
 	struct sf_xorg_window *xw;
+	bool deadline = kind == RELEASE_DEADLINE;
 
 	xorg_list_for_each_entry_safe(hold, next, &sx->holds, link) {
 		if ((xo && hold->output != xo) ||
 		    (client && hold->client != client))
 			continue;
+		if (kind == RELEASE_PAINTED && hold->output &&
+		    hold->output->deadline_waits)
+			continue;
 		xorg_list_del(&hold->link);
 		sf_xorg_hold_unwatch(sx, hold);
 		mark_client_windows(sx, hold->client, false);
+		hold->drawer->backlog = true;
 		if (deadline)
 			xorg_list_for_each_entry(xw, &sx->windows, link)
 				if (xw->drawer == hold->client)
@@ -1092,20 +1105,69 @@ void
 sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
 		const char *why)
 {
-	release_where(sx, xo, NULL, why, false);
+	struct sf_xorg_output *o;
+
+	xorg_list_for_each_entry(o, &sx->outputs, link)
+		if (!xo || o == xo)
+			o->deadline_waits = false;
+	release_where(sx, xo, NULL, why, RELEASE_NOW);
 }
 
+/* The phase a blinker held on `xo` leaves on screen if let go now:
+ * HIDDEN if any would hide its caret (X shows it until its next blink). */
+static enum sf_blink_phase
+held_caret_phase(struct sf_xorg *sx, struct sf_xorg_output *xo)
+{
+	struct sf_xorg_hold *hold;
+
+	xorg_list_for_each_entry(hold, &sx->holds, link)
+		if (hold->output == xo && hold->match == SF_HOLD_MATCH_EXACT &&
+		    sf_xorg_hold_waiting_phase(hold) == SF_BLINK_PHASE_HIDDEN)
+			return SF_BLINK_PHASE_HIDDEN;
+	return SF_BLINK_PHASE_UNKNOWN;
+}
+
+/*
+ * At the core's deadline every client held on the output is let go, and
+ * draws what waited, in one frame.  When a blinker's waiting requests end
+ * with its caret hidden, the release waits until it draws the caret again
+ * (hold.c watches it write) or its grace ends (sf_hold_deadline_waits);
+ * the output's other clients wait with it, to draw in the same frame.
+ */
 void
 sf_xorg_release_at_deadline(struct sf_xorg *sx, struct sf_xorg_output *xo)
 {
-	release_where(sx, xo, NULL, "deadline or input", true);
+	sf_time_t now = sf_xorg_now();
+	bool waited = xo->deadline_waits;
+
+	if (!waited)
+		xo->deadline_since = now;
+	if (sf_hold_deadline_waits(held_caret_phase(sx, xo),
+				   xo->deadline_since, now)) {
+		xo->deadline_waits = true;
+		return;
+	}
+	xo->deadline_waits = false;
+	release_where(sx, xo, NULL,
+		      !waited ? "deadline or input" :
+		      now >= xo->deadline_since + SF_HOLD_DEADLINE_CARET_GRACE ?
+			      "deadline, no caret drawn since" :
+			      "deadline, its caret drawn",
+		      RELEASE_DEADLINE);
+}
+
+void
+sf_xorg_deadline_check(struct sf_xorg *sx, struct sf_xorg_output *xo)
+{
+	if (xo->deadline_waits)
+		sf_xorg_release_at_deadline(sx, xo);
 }
 
 void
 sf_xorg_release_client(struct sf_xorg *sx, ClientPtr client, const char *why)
 {
 	if (client)
-		release_where(sx, NULL, client, why, false);
+		release_where(sx, NULL, client, why, RELEASE_NOW);
 }
 
 void
@@ -1207,7 +1269,8 @@ sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 			sf_output_repaint(xo->core, 0, now, &deadline);
 		if (d != SF_REPAINT_DEFER) {
 			/* The output shows everything again. */
-			sf_xorg_release(sx, xo, "painted");
+			release_where(sx, xo, NULL, "painted",
+				      RELEASE_PAINTED);
 			hold_again_after_paint(sx, xo, now);
 			continue;
 		}
@@ -1219,6 +1282,14 @@ sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
 				continue;
 			hold_client(sx, xw, xo, now);
 		}
+	}
+	xorg_list_for_each_entry(xo, &sx->outputs, link) {
+		if (!xo->deadline_waits)
+			continue;
+		sf_xorg_deadline_check(sx, xo);
+		if (xo->deadline_waits)
+			sf_xorg_wake_up_in(timeout, xo->deadline_since +
+					   SF_HOLD_DEADLINE_CARET_GRACE - now);
 	}
 	if (sx->damage_pending)
 		sf_xorg_wake_up_in(timeout, sx->damage_due > now ?
