@@ -92,6 +92,14 @@ desktop sf <<-EOF
 	Option "LowRefreshTimeout" "1000"
 	Option "BlinkMaxStaleness" "30000"
 EOF
+# Counted once both are held (the module's log says when, the witness
+# counts), and xclock let go once more to learn what drew into its
+# pixmap: on a loaded machine their classes take longer than 3 s.
+held_both() {
+	[ "$(grep -c 'stillframe: client [0-9]* held' "$XT_LOG")" -ge 2 ]
+}
+xt_poll 30 "both clients held" held_both ||
+	xt_diag "the clients were not both held in 30 s"
 sleep 3
 draws=$(idle_draws)
 xt_diag "idle ${IDLE_S} s, damage reports: stock $stock, stillframe $draws"
