@@ -58,7 +58,7 @@ vt_ok $? "a uinput device for real input"
 
 # ---- refresh and DPMS on the real CRTC ----
 weston_start refresh low-refresh-timeout=2000 refresh-dwell=0 \
-	idle-min-refresh=30 dim-timeout=0 standby-timeout=0 off-timeout=10
+	idle-min-refresh=30 dim-timeout=0 standby-timeout=0 off-timeout=20
 vt_ok $? "weston starts on the DRM backend with stillframe"
 vt_ok "$(grep -q 'stillframe: output' "$WESTON_LOG"; echo $?)" \
 	"stillframe manages the DRM output"

@@ -85,7 +85,7 @@ input_start "$SF_VM_INPUT"
 vt_ok $? "a uinput device for real input"
 
 commits_start
-xorg_start 10 3000
+xorg_start 20 3000
 vt_ok $? "Xorg starts with the modesetting driver on the KMS device"
 vt_ok "$(grep -q 'stillframe: output' "$XLOG"; echo $?)" \
 	"stillframe manages the modesetting output"
