@@ -12,6 +12,7 @@
 
 #include <libweston/zalloc.h>
 
+#include "compat.h"
 #include "sf-weston.h"
 
 struct sf_weston_seat {
@@ -74,21 +75,19 @@ note_input(struct sf_weston_seat *s, enum sf_input_kind kind)
 
 static void
 pointer_handle_button(struct weston_pointer_grab *grab,
-		      const struct timespec *time, uint32_t button,
-		      uint32_t state)
+		      SF_COMPAT_POINTER_BUTTON_PARAMS)
 {
 	struct sf_weston_seat *s = seat_find(grab->pointer->seat);
 
 	if (!s)
 		return;
 	note_input(s, SF_INPUT_BUTTON);
-	s->pointer_orig->button(grab, time, button, state);
+	s->pointer_orig->button(grab, SF_COMPAT_POINTER_BUTTON_ARGS);
 }
 
 static void
 pointer_handle_axis(struct weston_pointer_grab *grab,
-		    const struct timespec *time,
-		    struct weston_pointer_axis_event *event)
+		    SF_COMPAT_POINTER_AXIS_PARAMS)
 {
 	struct sf_weston_seat *s = seat_find(grab->pointer->seat);
 
@@ -96,7 +95,7 @@ pointer_handle_axis(struct weston_pointer_grab *grab,
 		return;
 	/* Scrolling is pointer activity for the policy. */
 	note_input(s, SF_INPUT_POINTER);
-	s->pointer_orig->axis(grab, time, event);
+	s->pointer_orig->axis(grab, SF_COMPAT_POINTER_AXIS_ARGS);
 }
 
 static void
@@ -127,15 +126,14 @@ hook_pointer(struct sf_weston_seat *s, struct weston_pointer *pointer)
 /* --- keyboard --- */
 
 static void
-keyboard_handle_key(struct weston_keyboard_grab *grab,
-		    const struct timespec *time, uint32_t key, uint32_t state)
+keyboard_handle_key(struct weston_keyboard_grab *grab, SF_COMPAT_KEY_PARAMS)
 {
 	struct sf_weston_seat *s = seat_find(grab->keyboard->seat);
 
 	if (!s)
 		return;
 	note_input(s, SF_INPUT_KEY);
-	s->keyboard_orig->key(grab, time, key, state);
+	s->keyboard_orig->key(grab, SF_COMPAT_KEY_ARGS);
 }
 
 static void
@@ -198,28 +196,25 @@ hook_keyboard(struct sf_weston_seat *s, struct weston_keyboard *keyboard)
 /* --- touch --- */
 
 static void
-touch_handle_down(struct weston_touch_grab *grab, const struct timespec *time,
-		  int touch_id, wl_fixed_t x, wl_fixed_t y)
+touch_handle_down(struct weston_touch_grab *grab, SF_COMPAT_TOUCH_PARAMS)
 {
 	struct sf_weston_seat *s = seat_find(grab->touch->seat);
 
 	if (!s)
 		return;
 	note_input(s, SF_INPUT_TOUCH);
-	s->touch_orig->down(grab, time, touch_id, x, y);
+	s->touch_orig->down(grab, SF_COMPAT_TOUCH_ARGS);
 }
 
 static void
-touch_handle_motion(struct weston_touch_grab *grab,
-		    const struct timespec *time, int touch_id, wl_fixed_t x,
-		    wl_fixed_t y)
+touch_handle_motion(struct weston_touch_grab *grab, SF_COMPAT_TOUCH_PARAMS)
 {
 	struct sf_weston_seat *s = seat_find(grab->touch->seat);
 
 	if (!s)
 		return;
 	note_input(s, SF_INPUT_TOUCH);
-	s->touch_orig->motion(grab, time, touch_id, x, y);
+	s->touch_orig->motion(grab, SF_COMPAT_TOUCH_ARGS);
 }
 
 static void

@@ -20,32 +20,15 @@
  * showed, so Weston's repaint loop stays consistent.
  *
  * A held frame answers the presentation feedback it carries with
- * "discarded": see discard_held_feedback.
+ * "discarded": see finish_held_frame.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <libweston/zalloc.h>
 
-#include "presentation-time-server-protocol.h"
+#include "compat.h"
 #include "sf-weston.h"
-
-/* Exported by libweston 10 for its backends but declared only in its
- * uninstalled libweston/backend.h; the plugin finishes the frames it
- * held back itself, exactly as a backend would. */
-void
-weston_output_finish_frame(struct weston_output *output,
-			   const struct timespec *stamp,
-			   uint32_t presented_flags);
-
-/* The start of libweston 10's struct weston_presentation_feedback
- * (compositor.c, not installed): the client's feedback object, and the
- * link by which Weston keeps it on a surface's and then an output's
- * feedback_list.  Only read after held_feedback_readable checked it. */
-struct sf_libweston_feedback {
-	struct wl_resource *resource;
-	struct wl_list link;
-};
 
 struct sf_weston_output {
 	struct sf_weston *sfw;
@@ -54,10 +37,7 @@ struct sf_weston_output {
 	struct wl_list link;		/* sf_weston.outputs */
 
 	/* The backend's hooks, called when the core says paint. */
-	int (*backend_repaint)(struct weston_output *output,
-			       pixman_region32_t *damage, void *repaint_data);
-	void (*backend_assign_planes)(struct weston_output *output,
-				      void *repaint_data);
+	struct sf_compat_output_hooks backend;
 	struct weston_mode **modes;	/* index as the core's modes */
 	size_t n_modes;
 	bool manage_refresh;		/* may change the mode */
@@ -75,6 +55,7 @@ struct sf_weston_output {
 	 * coordinates): damage anywhere else is not ours to hold. */
 	pixman_region32_t expected;
 	struct wl_event_source *finish_idle;
+	struct sf_compat_held_state held_state;
 	/* A mode switch waits for the output's next repaint: see
 	 * repaint_for_mode_switch. */
 	struct wl_event_source *mode_repaint_timer;
@@ -169,7 +150,7 @@ view_signature(struct weston_output *output)
 			&view->transform.boundingbox);
 		MIX((uintptr_t)view);
 		MIX((uintptr_t)view->surface);
-		MIX((uintptr_t)view->plane);
+		MIX(sf_compat_view_plane_key(view, output));
 		MIX((uint32_t)e->x1);
 		MIX((uint32_t)e->y1);
 		MIX((uint32_t)e->x2);
@@ -200,14 +181,12 @@ pending_damage_force(struct sf_weston_output *swo)
 	if (!wl_list_empty(&output->animation_list))
 		force |= SF_FORCE_OTHER;
 	pixman_region32_init(&unseen);
-	pixman_region32_intersect(&unseen, &c->primary_plane.damage,
-				  &output->region);
-	pixman_region32_subtract(&unseen, &unseen, &c->primary_plane.clip);
+	sf_compat_output_add_unexplained_damage(output, &unseen);
 	wl_list_for_each(view, &c->view_list, link) {
 		if (!(view->output_mask & (1u << output->id)) ||
 		    !pixman_region32_not_empty(&view->surface->damage))
 			continue;
-		if (view->plane != &c->primary_plane)
+		if (sf_compat_view_on_overlay_plane(view, output))
 			force |= SF_FORCE_PLANE;
 		pixman_region32_union(&unseen, &unseen,
 				      &view->transform.boundingbox);
@@ -245,100 +224,66 @@ decide(struct sf_weston_output *swo)
 						    SF_NSEC_PER_SEC);
 }
 
-static void
-assign_planes_hook(struct weston_output *output, void *repaint_data)
+void
+sf_weston_output_handle_assign_planes(struct weston_output *output,
+				      const struct sf_compat_frame *frame)
 {
 	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
 	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
 					   : NULL;
-	struct weston_view *view;
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return;
 	decide(swo);
 	if (swo->hold)
 		return;		/* the planes stay as they are on screen */
-	if (swo->backend_assign_planes) {
-		swo->backend_assign_planes(output, repaint_data);
-	} else {
-		/* What Weston does for a backend without planes: every
-		 * view is on the primary plane already, and presented
-		 * through the renderer. */
-		wl_list_for_each(view, &output->compositor->view_list, link)
-			if (view->output_mask & (1u << output->id))
-				view->psf_flags = 0;
-	}
+	sf_compat_backend_assign_planes(&swo->backend, output, frame);
 	/* Planes are part of what was painted. */
 	swo->painted_views = view_signature(output);
 }
 
+/*
+ * A held frame is finished here, in an idle callback after libweston's
+ * repaint returned, exactly as a backend finishes a frame it showed.
+ *
+ * By then libweston has moved the presentation feedback of every
+ * surface "repainted" this cycle onto output->feedback_list, and
+ * answers the list when a frame is finished with a timestamp.  A held
+ * frame is finished without one, which leaves the list alone, and the
+ * next finish that carries no presentation (the INVALID flag of a
+ * backend's start_repaint_loop) then aborts libweston on the non-empty
+ * list.  The list is answered here instead, "discarded", which is what
+ * the protocol says of a content update that was not shown, and what
+ * libweston itself answers for content replaced before it was shown.
+ * The other choice, keeping the feedback until the next painted frame
+ * and presenting it then, was rejected: a held frame may wait up to the
+ * hold's deadline (30 s), a client at 60 fps would pile up hundreds of
+ * pending feedbacks (and whatever it keeps for each frame until its
+ * feedback comes) and then get them all "presented" at one vblank,
+ * which breaks the frame timing it derives from them.  "Discarded"
+ * within the frame is prompt, keeps the client's last real vblank as
+ * its timebase, and costs it nothing.  The content of the held commits
+ * is painted with the next real frame, and the commit that causes that
+ * frame gets its own feedback presented.
+ */
 static void
 finish_held_frame(void *data)
 {
 	struct sf_weston_output *swo = data;
 
 	swo->finish_idle = NULL;
+	sf_compat_discard_held_feedback(swo->output);
+	sf_compat_held_frame_restore(swo->output, &swo->held_state);
 	/* No timestamp: Weston schedules the next repaint at once and
-	 * drops it if nothing needs it; the held damage stays in the
-	 * primary plane because no backend subtracted it. */
+	 * drops it if nothing needs it; the held damage stays where
+	 * libweston keeps it because no backend took it. */
 	weston_output_finish_frame(swo->output, NULL,
 				   WP_PRESENTATION_FEEDBACK_INVALID);
 }
 
-/* Whether every entry of the output's feedback list is what
- * sf_libweston_feedback takes it for: a wp_presentation_feedback
- * resource whose user data is the entry itself (as libweston 10 sets
- * it).  A libweston laid out otherwise is never written through. */
-static bool
-held_feedback_readable(struct weston_output *output)
-{
-	struct sf_libweston_feedback *f;
-
-	wl_list_for_each(f, &output->feedback_list, link) {
-		if (!f->resource || wl_resource_get_user_data(f->resource) != f ||
-		    strcmp(wl_resource_get_class(f->resource),
-			   "wp_presentation_feedback") != 0)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Weston moved the presentation feedback of every surface repainted
- * this cycle onto output->feedback_list before calling the repaint
- * hook, and answers the list when the frame is finished with a
- * timestamp.  A held frame is finished without one, which leaves the
- * list alone, and the next finish that carries no presentation (the
- * INVALID flag of a backend's start_repaint_loop) then aborts Weston on
- * the non-empty list.  The list is answered here instead, "discarded",
- * which is what the protocol says of a content update that was not
- * shown, and what Weston itself answers for content replaced before it
- * was shown.  The other choice, keeping the feedback until the next
- * painted frame and presenting it then, was rejected: a held frame may
- * wait up to the hold's deadline (30 s), a client at 60 fps would pile
- * up hundreds of pending feedbacks (and whatever it keeps for each frame
- * until its feedback comes) and then get them all "presented" at one
- * vblank, which breaks the frame timing it derives from them.
- * "Discarded" within the frame is prompt, keeps the client's last real
- * vblank as its timebase, and costs it nothing.  The content of the held
- * commits is painted with the next real frame, and the commit that
- * causes that frame gets its own feedback presented.
- */
-static void
-discard_held_feedback(struct weston_output *output)
-{
-	struct sf_libweston_feedback *f, *next;
-
-	wl_list_for_each_safe(f, next, &output->feedback_list, link) {
-		wp_presentation_feedback_send_discarded(f->resource);
-		/* Weston's destructor unlinks and frees the entry. */
-		wl_resource_destroy(f->resource);
-	}
-}
-
-static int
-repaint_hook(struct weston_output *output, pixman_region32_t *damage,
-	     void *repaint_data)
+int
+sf_weston_output_handle_repaint(struct weston_output *output,
+				const struct sf_compat_frame *frame)
 {
 	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
 	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
@@ -346,22 +291,24 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return 0;
-	/* Weston skipped assign_planes (disable_planes): no plane state
-	 * was built, so holding the frame here is as safe. */
+	/* Weston skipped assign_planes (disable_planes, or a backend
+	 * without planes): no plane state was built, so holding the frame
+	 * here is as safe. */
 	bool planes_skipped = !swo->decided;
 	if (planes_skipped)
 		decide(swo);
 	swo->decided = false;
 
-	if (swo->hold && !held_feedback_readable(output)) {
+	if (swo->hold && !sf_compat_held_feedback_readable(output)) {
 		/* Never leave feedback on the list of a frame finished
 		 * without a timestamp: paint it instead (the planes were
 		 * not assigned; the backend copes with that as it does
 		 * with disable_planes). */
 		if (!sfw->feedback_layout_logged)
 			weston_log("stillframe: this libweston's presentation "
-				   "feedback is not laid out as in Weston 10; "
-				   "frames with feedback are never held\n");
+				   "feedback is not laid out as stillframe "
+				   "expects; frames with feedback are never "
+				   "held\n");
 		sfw->feedback_layout_logged = true;
 		swo->hold = false;
 	}
@@ -371,7 +318,7 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 				output->compositor->wl_display),
 			finish_held_frame, swo);
 		if (swo->finish_idle) {
-			discard_held_feedback(output);
+			sf_compat_held_frame_keep(output, &swo->held_state);
 			return 0;
 		}
 		/* Out of memory: paint rather than stall the loop.  The
@@ -384,7 +331,7 @@ repaint_hook(struct weston_output *output, pixman_region32_t *damage,
 	if (planes_skipped)
 		swo->painted_views = view_signature(output);
 	pixman_region32_clear(&swo->expected);
-	return swo->backend_repaint(output, damage, repaint_data);
+	return sf_compat_backend_repaint(&swo->backend, output, frame);
 }
 
 /* --- the core's requests --- */
@@ -517,10 +464,9 @@ core_set_output_power(void *data, struct sf_output *o, bool on)
 		weston_compositor_wake(c);
 	else
 		output->set_dpms(output, WESTON_DPMS_ON);
-	/* What changed while it was off is all in the primary plane's
-	 * damage, but a full repaint is what a lit output needs. */
-	pixman_region32_union(&c->primary_plane.damage,
-			      &c->primary_plane.damage, &output->region);
+	/* What changed while it was off is all in libweston's damage,
+	 * but a full repaint is what a lit output needs. */
+	sf_compat_output_damage_all(output);
 	repaint_for_backend(swo);
 	return true;
 }
@@ -659,10 +605,7 @@ output_destroy(struct sf_weston_output *swo)
 	if (swo->mode_repaint_timer)
 		wl_event_source_remove(swo->mode_repaint_timer);
 	sf_platform_forget_output(swo->sfw->platform, name);
-	if (output->repaint == repaint_hook)
-		output->repaint = swo->backend_repaint;
-	if (output->assign_planes == assign_planes_hook)
-		output->assign_planes = swo->backend_assign_planes;
+	sf_compat_output_unwrap(output, &swo->backend);
 	pixman_region32_fini(&swo->expected);
 	wl_list_remove(&swo->destroy_listener.link);
 	wl_list_remove(&swo->link);
@@ -790,10 +733,7 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 			sf_output_kind_from_name(output->name);
 	bool hotplugged = output_is_hotplugged(sfw, output);
 	pixman_region32_init(&swo->expected);
-	swo->backend_repaint = output->repaint;
-	output->repaint = repaint_hook;
-	swo->backend_assign_planes = output->assign_planes;
-	output->assign_planes = assign_planes_hook;
+	sf_compat_output_wrap(output, &swo->backend);
 	swo->destroy_listener.notify = output_handle_destroy;
 	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
 	wl_list_insert(sfw->outputs.prev, &swo->link);

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include <libweston/zalloc.h>
-#include <libweston-desktop/libweston-desktop.h>
 
+#include "compat.h"
 #include "sf-weston.h"
 
 #define MAX_BOXES 16
@@ -169,11 +169,10 @@ update_label(struct sf_weston_surface *sws, sf_time_t now)
 
 	if (s && *s)
 		snprintf(label, sizeof(label), "%s", s);
-	else if (surface->get_label &&
-		 (!surface->output ||
-		  output_is_live(surface->compositor, surface->output)))
-		shell_label = surface->get_label(surface, label,
-						 sizeof(label)) > 0;
+	else if (!surface->output ||
+		 output_is_live(surface->compositor, surface->output))
+		shell_label = sf_compat_surface_shell_label(surface, label,
+							    sizeof(label));
 	if (!label[0] && !shell_label && surface->role_name)
 		snprintf(label, sizeof(label), "%s", surface->role_name);
 	if (label[0] && strcmp(label, sws->label) != 0) {
