@@ -160,11 +160,11 @@ check_refresh_and_dpms() {
 		"a key makes it active again, at 60 Hz"
 }
 
-# check_held COUNTER WHAT MIN: COUNTER prints a running total of what a
-# blinking client costs (atomic commits, frames drawn).  It is counted
-# for 5 s with stillframe paused, then for 5 s running once the user
-# counts as away; paused it must reach MIN, and running cost less than
-# paused.  Weston answers a blinking client's frame callbacks (they are
+# check_held COUNTER WHAT MIN [LOOPS]: COUNTER prints a running total of
+# what a blinking client costs (atomic commits, frames drawn).  It is
+# counted for 5 s with stillframe paused, then for 5 s running once the
+# user counts as away; paused it must reach MIN, and running cost less
+# than paused.  Weston answers a blinking client's frame callbacks (they are
 # not held, so what it draws for a real reason is never delayed), so it
 # commits every blink; each held frame ends Weston's repaint loop, and
 # the next commit starts it again, which bochs, without vblank
@@ -172,9 +172,16 @@ check_refresh_and_dpms() {
 # atomic commit with no new content (11 to 17 against 20 to 24 paused
 # in this stop's runs).  A driver with vblank timestamps starts the loop
 # without one; a held frame that kept the loop going would end these
-# flips (not done yet).  Needs SF_CTL's ctl function.
+# flips (not done yet).
+#
+# LOOPS, when given, prints a running total of the display server's
+# repaint-loop starts (Weston's timeline): then the held frames
+# themselves must cost nothing, every COUNTER of the running 5 s being
+# a loop start's (one more for a start the window cut from its flip).
+# A held frame that reached the backend would cost one more each.
+# Needs SF_CTL's ctl function.
 check_held() {
-	local a b c d paused running
+	local a b c d c2 d2 paused running loops
 	ctl pause
 	sleep 2
 	a=$($1)
@@ -183,12 +190,18 @@ check_held() {
 	ctl resume
 	sleep 3
 	c=$($1)
+	[ -n "${4:-}" ] && c2=$($4)
 	sleep 5
 	d=$($1)
+	[ -n "${4:-}" ] && d2=$($4)
 	paused=$((b - a)) running=$((d - c))
 	vt_diag "$2 in 5 s with the client blinking: paused $paused, running $running"
 	vt_ok "$([ "$paused" -ge "$3" ]; echo $?)" \
 		"paused, every blink costs: $paused $2 in 5 s"
 	vt_ok "$([ "$running" -lt "$paused" ]; echo $?)" \
 		"running, held blinks cost less: $running $2 against $paused"
+	[ -n "${4:-}" ] || return 0
+	loops=$((d2 - c2))
+	vt_ok "$([ "$running" -le $((loops + 1)) ]; echo $?)" \
+		"running, held frames cost no $2: $running for $loops repaint-loop starts"
 }
