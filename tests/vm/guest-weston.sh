@@ -97,7 +97,9 @@ weston_stop
 input_stop
 
 if [ "$VT_FAILED" != 0 ]; then
-	vt_diag "--- weston log (last 40 lines) ---"
-	tail -n 40 "$WESTON_LOG" | sed 's/^/# /'
+	vt_diag "--- weston log (last 40 lines, no timeline) ---"
+	grep -v '^{ ' "$WESTON_LOG" | tail -n 40 | sed 's/^/# /'
 fi
+# Weston's logs and output go with the results (run-in-vm.sh -o).
+cp "$VT_TMP"/*.log "$VT_TMP"/*.out /run/vm/ 2>/dev/null
 vt_done
