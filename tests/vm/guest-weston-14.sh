@@ -21,14 +21,14 @@ build=$(cd "$(dirname "$SF_PLUGIN")/.." && pwd)
 # mounts them on the host.  The guest's root is a tmpfs overlay, so the
 # mount points can be made and the mounts go at power-off.
 for d in /proc /sys /dev /run /tmp "$top" "$build"; do
-	mkdir -p "$root$d" && mount --rbind "$d" "$root$d" || {
+	if ! mkdir -p "$root$d" || ! mount --rbind "$d" "$root$d"; then
 		echo "guest-weston-14: cannot mount $d in $root" >&2
 		exit 1
-	}
+	fi
 done
 
 # Debian's Weston 14 has only the libseat launcher (no --tty), and the
 # guest has no logind and no seatd: libseat's builtin seatd opens the
 # DRM and input devices in Weston's own process, as root.
-export SF_WESTON_SEAT= LIBSEAT_BACKEND=builtin
+export SF_WESTON_SEAT='' LIBSEAT_BACKEND=builtin
 exec chroot "$root" /bin/bash "$here/guest-weston.sh"

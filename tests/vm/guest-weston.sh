@@ -53,6 +53,10 @@ loop_starts() {
 	grep -c core_repaint_enter_loop "$WESTON_LOG"
 }
 
+commits_above() {
+	[ "$(commits_count)" -gt "$1" ]
+}
+
 weston_stop() {
 	kill "$WESTON_PID" 2>/dev/null
 	wait "$WESTON_PID" 2>/dev/null
@@ -92,6 +96,14 @@ FOOT=$!
 vt_poll 30 eval 'ctl status | grep -q "label=foot$"'
 vt_ok $? "foot runs on the DRM output"
 check_held commits_count "atomic commits" 6 loop_starts
+# Held frames leave Weston running and its repaint loop going: input
+# after them reaches the kernel as a commit.
+vt_ok "$(kill -0 "$WESTON_PID" && kill -0 "$FOOT"; echo $?)" \
+	"weston and foot still run after the held blinks"
+before=$(commits_count)
+input motion 5 5
+vt_poll 10 commits_above "$before"
+vt_ok $? "input after the held blinks is painted: the kernel commits again"
 kill "$FOOT" 2>/dev/null
 weston_stop
 input_stop
@@ -100,6 +112,7 @@ if [ "$VT_FAILED" != 0 ]; then
 	vt_diag "--- weston log (last 40 lines, no timeline) ---"
 	grep -v '^{ ' "$WESTON_LOG" | tail -n 40 | sed 's/^/# /'
 fi
-# Weston's logs and output go with the results (run-in-vm.sh -o).
-cp "$VT_TMP"/*.log "$VT_TMP"/*.out /run/vm/ 2>/dev/null
+# Weston's logs and output, and the kernel's trace of the atomic
+# commits, go with the results (run-in-vm.sh -o).
+cp "$VT_TMP"/*.log "$VT_TMP"/*.out "$TRACING/trace" /run/vm/ 2>/dev/null
 vt_done
