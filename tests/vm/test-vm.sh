@@ -7,12 +7,16 @@
 # when one failed, 77 (meson: skipped) when this machine cannot run the
 # VM, saying why.
 #
-#   test-vm.sh weston|xorg
+#   test-vm.sh weston|weston-14|xorg
 #
 # Environment: what the guest script needs (SF_PLUGIN or SF_XORG_MODULE,
-# SF_CTL, SF_VM_INPUT), and SF_VM_CACHE (see run-in-vm.sh).
+# SF_CTL, SF_VM_INPUT), and SF_VM_CACHE (see run-in-vm.sh).  weston-14
+# takes them from the Debian 13 root instead: SF_VM_ROOT, by default
+# trixie in SF_ROOT_DIR or build-roots/ (scripts/debian-root), and the
+# build made in it, SF_VM_BUILD, by default build-trixie/ in the tree.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 which=${1:-}
 
 skip() {
@@ -22,9 +26,25 @@ skip() {
 
 case $which in
 weston) need=(weston foot) ;;
+weston-14) need=() ;;
 xorg) need=(Xorg xrandr) ;;
-*) echo "usage: $0 weston|xorg" >&2; exit 2 ;;
+*) echo "usage: $0 weston|weston-14|xorg" >&2; exit 2 ;;
 esac
+if [ "$which" = weston-14 ]; then
+	SF_VM_ROOT=${SF_VM_ROOT:-${SF_ROOT_DIR:-$top/build-roots}/trixie}
+	build=${SF_VM_BUILD:-$top/build-trixie}
+	for f in usr/bin/weston usr/bin/foot usr/lib/x86_64-linux-gnu/libseat.so.1; do
+		[ -e "$SF_VM_ROOT/$f" ] ||
+			skip "no Debian 13 root with /$f at $SF_VM_ROOT (scripts/debian-root make trixie; SF_VM_ROOT names another)"
+	done
+	export SF_VM_ROOT SF_PLUGIN=$build/weston-plugin/stillframe.so \
+		SF_CTL=$build/tools/stillframectl \
+		SF_VM_INPUT=$build/tests/vm/sf-vm-input
+	for f in "$SF_PLUGIN" "$SF_CTL" "$SF_VM_INPUT"; do
+		[ -e "$f" ] ||
+			skip "$f is not built in the Debian 13 root (scripts/debian-root run trixie ninja -C build-trixie; SF_VM_BUILD names another build)"
+	done
+fi
 for prog in qemu-system-x86_64 "${need[@]}" python3 cpio depmod; do
 	command -v "$prog" >/dev/null ||
 		skip "$prog is not installed (scripts/install-deps installs it)"
@@ -36,7 +56,11 @@ done
 	skip "Debian's kernel package could not be fetched (apt-get download linux-image-amd64; network?)"
 
 vars=(SF_CTL SF_VM_INPUT)
-[ "$which" = weston ] && vars+=(SF_PLUGIN) || vars+=(SF_XORG_MODULE)
+case $which in
+weston) vars+=(SF_PLUGIN) ;;
+weston-14) vars+=(SF_PLUGIN SF_VM_ROOT) ;;
+xorg) vars+=(SF_XORG_MODULE) ;;
+esac
 envs=()
 for v in "${vars[@]}"; do
 	[ -e "${!v:-}" ] || { echo "test-vm: $v does not name a built file" >&2; exit 1; }
