@@ -499,6 +499,16 @@ set_dpms(struct sf_output *o, enum sf_dpms_level level)
 	o->stats.dpms_changes++;
 }
 
+static void
+note_switch_failed(struct sf_output *o, size_t mode)
+{
+	core_log(o->core, SF_LOG_ERROR,
+		 "output %s: switching to %.3f Hz failed; stillframe "
+		 "stops changing this output's mode until its modes "
+		 "change", o->name, o->modes[mode].refresh_mhz / 1000.0);
+	o->switch_failed = true;
+}
+
 static bool
 switch_mode(struct sf_output *o, size_t mode, const char *reason,
 	    sf_time_t now)
@@ -510,12 +520,7 @@ switch_mode(struct sf_output *o, size_t mode, const char *reason,
 		return true;
 	if (core->iface.set_mode &&
 	    !core->iface.set_mode(core->data, o, mode)) {
-		core_log(core, SF_LOG_ERROR,
-			 "output %s: switching to %.3f Hz failed; stillframe "
-			 "stops changing this output's mode until its modes "
-			 "change", o->name,
-			 o->modes[mode].refresh_mhz / 1000.0);
-		o->switch_failed = true;
+		note_switch_failed(o, mode);
 		return false;
 	}
 	o->current = mode;
@@ -528,6 +533,21 @@ switch_mode(struct sf_output *o, size_t mode, const char *reason,
 		 o->name, from / 1000.0, o->modes[mode].refresh_mhz / 1000.0,
 		 reason);
 	return true;
+}
+
+void
+sf_output_mode_switch_failed(struct sf_output *o, size_t running,
+			     sf_time_t now)
+{
+	if (!o || running >= o->n_modes)
+		return;
+	note_switch_failed(o, o->current);
+	if (running == o->current)
+		return;
+	o->current = running;
+	o->stats.refresh_mhz = o->modes[running].refresh_mhz;
+	trace_output_event(o, SF_TRACE_MODE, now, trace_mode_index(o, running));
+	sf_governor_notify_refresh_changed(&o->gov, now);
 }
 
 static bool

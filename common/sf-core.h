@@ -180,6 +180,15 @@ sf_output_get_mode(const struct sf_output *output);
 const struct sf_mode *
 sf_output_get_modes(const struct sf_output *output, size_t *n_modes);
 
+/* A mode switch the adapter took on (set_mode returned true) but could
+ * carry out only later, and which then failed: the output still runs
+ * mode `running`.  As when set_mode fails, stillframe stops changing
+ * this output's mode until its modes change (libweston 13 and later
+ * cannot switch modes inside their repaint, where the core decides). */
+void
+sf_output_mode_switch_failed(struct sf_output *output, size_t running,
+			     sf_time_t now);
+
 enum sf_idle_state
 sf_output_get_state(const struct sf_output *output);
 

@@ -1889,3 +1889,34 @@ SF_TEST(a_new_window_runs_at_native_for_its_first_seconds)
 }
 
 SF_TEST_MAIN()
+
+/* libweston 13 and later cannot switch modes inside their repaint, where
+ * the core decides: the Weston plugin takes the switch on and carries
+ * it out right after.  When it fails then, the core must know the mode
+ * the output still runs, and stop changing it as for a switch refused
+ * at once. */
+SF_TEST(a_switch_that_fails_later_leaves_the_mode_running)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+
+	run_until(core, SF_SEC(5));
+	sf_assert_int_eq(r.mode_calls, 1);
+	size_t taken = sf_output_get_mode(o);
+	sf_assert_int_ne(taken, 0);
+	/* The adapter's later switch failed: the output runs mode 0. */
+	sf_output_mode_switch_failed(o, 0, SF_SEC(5));
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_assert_str_contains(r.last_error, "failed");
+	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(5)), 60000);
+	/* No more switches until the modes change. */
+	sf_core_notify_input(core, SF_INPUT_KEY, SF_SEC(6));
+	run_until(core, SF_SEC(20));
+	sf_assert_int_eq(r.mode_calls, 1);
+	/* A mode index out of range changes nothing. */
+	sf_output_mode_switch_failed(o, 99, SF_SEC(20));
+	sf_output_mode_switch_failed(NULL, 0, SF_SEC(20));
+	sf_assert_int_eq(sf_output_get_mode(o), 0);
+	sf_core_destroy(core);
+}

@@ -205,6 +205,12 @@ sf_compat_output_capture_pending(struct weston_output *output)
 #endif
 }
 
+bool
+sf_compat_mode_switch_in_repaint_safe(void)
+{
+	return WESTON_VERSION_MAJOR < 13;
+}
+
 void
 sf_compat_output_damage_all(struct weston_output *output)
 {

@@ -165,6 +165,14 @@ sf_compat_output_add_unexplained_damage(struct weston_output *output,
 bool
 sf_compat_output_capture_pending(struct weston_output *output);
 
+/* Whether a mode switch may be carried out inside the output hooks of a
+ * repaint (where the core decides): up to 10, yes; from 13 on a switch
+ * dirties the paint nodes libweston has already brought up to date for
+ * this repaint, and libweston aborts on them (paint_node_update_late,
+ * 14; paint_node_validate_ready, 16). */
+bool
+sf_compat_mode_switch_in_repaint_safe(void);
+
 /* Makes the output's next repaint paint all of it. */
 void
 sf_compat_output_damage_all(struct weston_output *output);

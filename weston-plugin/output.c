@@ -60,6 +60,12 @@ struct sf_weston_output {
 	 * repaint_for_mode_switch. */
 	struct wl_event_source *mode_repaint_timer;
 	bool mode_repaint_due;
+	/* Inside the repaint hooks, where libweston 13 and later must not
+	 * see a mode switch: one the core asks for there waits for
+	 * mode_idle, right after the repaint. */
+	bool in_repaint_hook;
+	struct wl_event_source *mode_idle;
+	size_t deferred_mode;
 
 	struct wl_listener destroy_listener;
 };
@@ -236,7 +242,9 @@ sf_weston_output_handle_assign_planes(struct weston_output *output,
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return;
+	swo->in_repaint_hook = true;
 	decide(swo);
+	swo->in_repaint_hook = false;
 	if (swo->hold)
 		return;		/* the planes stay as they are on screen */
 	sf_compat_backend_assign_planes(&swo->backend, output, frame);
@@ -297,8 +305,11 @@ sf_weston_output_handle_repaint(struct weston_output *output,
 	 * without planes): no plane state was built, so holding the frame
 	 * here is as safe. */
 	bool planes_skipped = !swo->decided;
-	if (planes_skipped)
+	if (planes_skipped) {
+		swo->in_repaint_hook = true;
 		decide(swo);
+		swo->in_repaint_hook = false;
+	}
 	swo->decided = false;
 
 	if (swo->hold && !sf_compat_held_feedback_readable(output)) {
@@ -395,18 +406,12 @@ repaint_for_mode_switch(struct sf_weston_output *swo, int32_t refresh_mhz)
 }
 
 static bool
-core_set_mode(void *data, struct sf_output *o, size_t index)
+apply_mode(struct sf_weston_output *swo, size_t index)
 {
-	struct sf_weston_output *swo = from_core(o);
 	struct weston_output *output = swo->output;
-	(void)data;
-
-	if (swo->dying)
-		return true;
-	if (index >= swo->n_modes || !output->switch_mode)
-		return false;
 	struct weston_mode *mode = swo->modes[index];
 	int ret;
+
 	if (mode == output->current_mode)
 		return true;
 	if (mode == output->native_mode && output->original_mode)
@@ -418,6 +423,53 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 		return false;
 	repaint_for_mode_switch(swo, mode->refresh);
 	return true;
+}
+
+/* The mode index of what the output runs, for the core. */
+static size_t
+running_mode(const struct sf_weston_output *swo)
+{
+	for (size_t i = 0; i < swo->n_modes; i++)
+		if (swo->modes[i] == swo->output->current_mode)
+			return i;
+	return swo->n_modes;	/* not one of ours: the core ignores it */
+}
+
+static void
+mode_idle_handler(void *data)
+{
+	struct sf_weston_output *swo = data;
+
+	swo->mode_idle = NULL;
+	if (swo->dying || apply_mode(swo, swo->deferred_mode))
+		return;
+	sf_output_mode_switch_failed(swo->core, running_mode(swo),
+				     sf_weston_now(swo->sfw));
+}
+
+static bool
+core_set_mode(void *data, struct sf_output *o, size_t index)
+{
+	struct sf_weston_output *swo = from_core(o);
+	struct weston_output *output = swo->output;
+	(void)data;
+
+	if (swo->dying)
+		return true;
+	if (index >= swo->n_modes || !output->switch_mode)
+		return false;
+	if (!swo->in_repaint_hook || sf_compat_mode_switch_in_repaint_safe())
+		return apply_mode(swo, index);
+	/* libweston 13 and later rebuild the paint nodes a mode switch
+	 * dirties only at the next repaint, and abort on them in this
+	 * one: the switch is carried out as soon as this repaint is over,
+	 * and if it fails then, the core is told. */
+	swo->deferred_mode = index;
+	if (!swo->mode_idle)
+		swo->mode_idle = wl_event_loop_add_idle(
+			wl_display_get_event_loop(output->compositor->wl_display),
+			mode_idle_handler, swo);
+	return swo->mode_idle != NULL;
 }
 
 static bool
@@ -587,6 +639,8 @@ output_destroy(struct sf_weston_output *swo)
 
 	if (swo->finish_idle)
 		wl_event_source_remove(swo->finish_idle);
+	if (swo->mode_idle)
+		wl_event_source_remove(swo->mode_idle);
 	char name[32];
 
 	snprintf(name, sizeof(name), "%s", sf_output_get_name(swo->core));
