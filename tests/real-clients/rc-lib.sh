@@ -245,7 +245,9 @@ rc_weston_mode_switches() {
 }
 
 rc_weston_xwayland_require() {
-	ls /usr/lib/*/libweston-10/xwayland.so >/dev/null 2>&1 ||
+	# In the folder of the installed libweston's own version
+	# (libweston-10, -14, -16): one weston is installed at a time.
+	ls /usr/lib/*/libweston-[0-9]*/xwayland.so >/dev/null 2>&1 ||
 		wt_skip "Weston's xwayland.so is not installed"
 }
 

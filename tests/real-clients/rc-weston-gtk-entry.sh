@@ -1,6 +1,6 @@
 #!/bin/bash
-# TAP: a GTK 3 entry (zenity --entry, focused on map) on Weston 10 with
-# stillframe, against stock Weston (issue 25, finding 2).  GTK blinks
+# TAP: a GTK entry (zenity --entry, focused on map) on Weston with
+# stillframe, against stock Weston (issue 25, finding 2).  GTK 3 blinks
 # its caret 800 ms on, 400 ms off, and stops blinking after 10 s with the
 # caret shown.  stillframe held a blink in whatever state it was in: a
 # held "caret on" commit over a screen showing it off, its frame
@@ -24,6 +24,15 @@ for prog in weston zenity python3 md5sum; do
 	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
 done
 screen="python3 $(dirname "$0")/screen.py"
+# zenity 4 (Debian 13 and later) is a GTK 4 program, and GTK 4 does not
+# blink its caret: it fades it out and in, a quarter of each 1.2 s cycle
+# each way, redrawn at the frame rate (gtktext.c's blink_alpha), then
+# shows it for good after the same 10 s.  Those fades are an animation,
+# which stillframe paints (it holds two-state blinks only): the checks
+# of held blinks are GTK 3's; what GTK 4 leaves on screen once it stops
+# is checked all the same.
+gtk4=false
+ldd "$(command -v zenity)" 2>/dev/null | grep -q 'libgtk-4' && gtk4=true
 BG=c0c0c0
 # GTK stops 10 s after focus; its last frame is due then.
 SETTLED=12
@@ -50,7 +59,9 @@ start_entry() {
 }
 
 entry_focused() {
-	grep -q 'wl_keyboard@[0-9]*\.enter' "$ENTRY_LOG" || return 1
+	# WAYLAND_DEBUG names objects iface@id up to libwayland 1.22,
+	# iface#id from 1.23 on.
+	grep -q 'wl_keyboard[@#][0-9]*\.enter' "$ENTRY_LOG" || return 1
 	MAP_MS=$(wt__now_ms)
 }
 
@@ -110,9 +121,14 @@ wait_until_ms $((MAP_MS + 4000))
 r0=$(rc_repaints)
 wait_until_ms $((MAP_MS + 10000))
 sf_blink_repaints=$(($(rc_repaints) - r0))
-wt_ok '[ "$stock_blink_repaints" -ge 5 ] &&
-	[ $((3 * sf_blink_repaints)) -le "$stock_blink_repaints" ]' \
-	"idle, the blinks are held: $sf_blink_repaints repaints in 6 s (stock $stock_blink_repaints)"
+if $gtk4; then
+	wt_skip_one "idle, the blinks are held ($sf_blink_repaints repaints in 6 s, stock $stock_blink_repaints)" \
+		"zenity is GTK 4, which fades its caret: no blink to hold"
+else
+	wt_ok '[ "$stock_blink_repaints" -ge 5 ] &&
+		[ $((3 * sf_blink_repaints)) -le "$stock_blink_repaints" ]' \
+		"idle, the blinks are held: $sf_blink_repaints repaints in 6 s (stock $stock_blink_repaints)"
+fi
 
 # After GTK stopped: the caret on screen, sample after sample, as stock.
 wait_until_ms $((MAP_MS + SETTLED * 1000))
@@ -138,6 +154,11 @@ done < <(paste -d ' ' <(printf '%s\n' "${samples[@]}") \
 samples=${#samples[@]}
 wt_ok '[ "$samples" -ge 8 ] && [ "$bad" = 0 ]' \
 	"after GTK stopped blinking the entry shows its caret as stock does ($bad of $samples samples from ${SETTLED} s to $((SETTLED + 8)) s differ${first_bad:+, the first at $first_bad ms})"
-wt_ok 'grep -Eq "surface [0-9]+ \(zenity\): static -> blinking" "$WT_LOG"' \
-	"stillframe saw the entry blink"
+if $gtk4; then
+	wt_skip_one "stillframe saw the entry blink" \
+		"zenity is GTK 4, which fades its caret: no blink to see"
+else
+	wt_ok 'grep -Eq "surface [0-9]+ \(zenity\): static -> blinking" "$WT_LOG"' \
+		"stillframe saw the entry blink"
+fi
 wt_ok 'wt_alive' "weston is alive"

@@ -62,15 +62,16 @@ CLOG=$WT_LAST_LOG
 
 # feedback_counts: "REQUESTS PRESENTED DISCARDED PRESENTED_AFTER_HOLD"
 # from the client's protocol log; the last is the number of "presented"
-# after its first "discarded".
+# after its first "discarded".  Objects are iface@id in libwayland's
+# log up to 1.22, iface#id from 1.23 on.
 feedback_counts() {
 	awk '
-	/-> wp_presentation@[0-9]+\.feedback\(/ { req++ }
-	/wp_presentation_feedback@[0-9]+\.presented\(/ {
+	/-> wp_presentation[@#][0-9]+\.feedback\(/ { req++ }
+	/wp_presentation_feedback[@#][0-9]+\.presented\(/ {
 		pres++
 		if (disc) after++
 	}
-	/wp_presentation_feedback@[0-9]+\.discarded\(/ { disc++ }
+	/wp_presentation_feedback[@#][0-9]+\.discarded\(/ { disc++ }
 	END { printf "%d %d %d %d\n", req, pres, disc, after }' "$CLOG"
 }
 

@@ -52,8 +52,9 @@ run_video() {
 	wt_client env WAYLAND_DEBUG=1 mpv --no-config --vo=wlshm --ao=null \
 		--no-audio --really-quiet "$VIDEO"
 	MPV_LOG=$WT_LAST_LOG
+	# iface@id in libwayland's log up to 1.22, iface#id from 1.23 on.
 	wt_poll 15 "mpv commits frames" \
-		grep -q "wl_surface@[0-9]*\.commit" "$MPV_LOG" || return 1
+		grep -q "wl_surface[@#][0-9]*\.commit" "$MPV_LOG" || return 1
 	wt_client "$SF_TEST_CLIENT" --keyboard --fps 0 --size 200x200
 	FOCUS_LOG=$WT_LAST_LOG
 	wt_poll 10 "the other window has the focus" \

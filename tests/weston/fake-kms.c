@@ -566,13 +566,14 @@ modes_done:
 	output->assign_planes = output_assign_planes;
 	if (output->switch_mode || output->set_dpms)
 		weston_log("fake-kms: output %s already had switch_mode or "
-			   "set_dpms (not headless?); replacing them\n",
-			   output->name);
-	if (fk->with_modes)
-		output->switch_mode = output_switch_mode;
-	if (fk->with_dpms)
-		output->set_dpms = output_set_dpms;
-	else
+			   "set_dpms (the headless backend of libweston 16 "
+			   "has set_dpms); replacing them\n", output->name);
+	/* Without them as asked too: the backend's own (headless has a
+	 * set_dpms from libweston 16 on) would make the double a backend
+	 * that can blank. */
+	output->switch_mode = fk->with_modes ? output_switch_mode : NULL;
+	output->set_dpms = fk->with_dpms ? output_set_dpms : NULL;
+	if (!fk->with_dpms)
 		weston_log("fake-kms: output %s has no set_dpms (dpms=false)\n",
 			   output->name);
 

@@ -172,7 +172,9 @@ misuse() {
 	err=$(cat "$WT_DIR/misuse.err")
 	wt_is "$rc:$out" "0:protocol error: $iface $code" \
 		"$what: the client gets $iface error $code and exits 0"
-	wt_like "$err" "^$iface@[0-9]+: error $code: $message" \
+	# libwayland up to 1.22 names the object iface@id, 1.23 and later
+	# iface#id (the same change as in WAYLAND_DEBUG's output).
+	wt_like "$err" "^$iface[@#][0-9]+: error $code: $message" \
 		"$what: the error message names the object and the fault"
 	wt_like "$(grep 'stillframe: client bug' "$WT_LOG" | tail -n 1)" \
 		"client bug: pid [0-9]+: $iface@[0-9]+: $message \\(protocol error $code" \

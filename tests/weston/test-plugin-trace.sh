@@ -46,7 +46,12 @@ wt_start sf-trace -l stillframe <<-EOF
 EOF
 mkdir -p "$XDG_CONFIG_HOME/foot"
 printf '[cursor]\nblink=yes\n' >"$XDG_CONFIG_HOME/foot/foot.ini"
-wt_client foot sh -c 'sleep 600'
+# foot smaller than simple-shm's 250x250 (decorations included), so
+# that it never hides simple-shm whole wherever desktop-shell puts the
+# two: Weston 14 and later send no frame callbacks to a surface that
+# nothing of shows, and simple-shm, drawing on frame callbacks, would
+# stop (Weston 10 sent them to every mapped surface).
+wt_client foot -w 200x150 sh -c 'sleep 600'
 foot_log=$WT_LAST_LOG
 wt_client weston-simple-shm
 shm_log=$WT_LAST_LOG

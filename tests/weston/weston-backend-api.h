@@ -316,16 +316,41 @@ sf_test_create_headless_head(struct weston_compositor *compositor,
 /* --- reading back what an output shows --- */
 
 #if WESTON_VERSION_MAJOR >= 16
-/* 16 took read_pixels out of the renderer: no read-back. */
+/* 16 took read_pixels out of the renderer (screenshots are
+ * weston_capture_v1 tasks the renderer runs while it paints).  What the
+ * output shows is read from the pixman renderer's output state instead:
+ * the start of libweston 16's private struct pixman_output_state, whose
+ * hw_buffer is the image the renderer painted last, the one the output
+ * shows.  The pixman renderer only: the GL and Vulkan renderers set
+ * WESTON_CAP_CAPTURE_YFLIP and keep another state there, the noop
+ * renderer keeps none. */
+struct sf_test_pixman_output_state {
+	pixman_image_t *shadow_image;
+	const void *shadow_format;
+	pixman_image_t *hw_buffer;
+};
+
 static inline bool
 sf_test_read_pixels(struct weston_output *output, uint32_t *argb,
 		    int32_t width, int32_t height)
 {
-	(void)output;
-	(void)argb;
-	(void)width;
-	(void)height;
-	return false;
+	const struct sf_test_pixman_output_state *po = output->renderer_state;
+
+	if (!po || !po->hw_buffer ||
+	    (output->compositor->capabilities & WESTON_CAP_CAPTURE_YFLIP))
+		return false;
+	if (pixman_image_get_width(po->hw_buffer) < width ||
+	    pixman_image_get_height(po->hw_buffer) < height)
+		return false;
+	/* Whatever the buffer's format, converted to a8r8g8b8. */
+	pixman_image_t *dst = pixman_image_create_bits(
+		PIXMAN_a8r8g8b8, width, height, argb, width * 4);
+	if (!dst)
+		return false;
+	pixman_image_composite32(PIXMAN_OP_SRC, po->hw_buffer, NULL, dst,
+				 0, 0, 0, 0, 0, 0, width, height);
+	pixman_image_unref(dst);
+	return true;
 }
 #elif WESTON_VERSION_MAJOR >= 13
 struct pixel_format_info;
