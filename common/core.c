@@ -133,6 +133,8 @@ struct sf_surface {
 	 * one its output last painted (sf_suppress_blink_may_hold). */
 	enum sf_blink_phase newest_phase;
 	enum sf_blink_phase shown_phase;
+	/* The window it is drawn as part of (sf_surface_set_parent). */
+	struct sf_surface *parent;
 	/* The recording knows it: its events may go into the trace. */
 	bool traced;
 	/* The output whose trace holds this surface's inhibitor as an
@@ -1709,6 +1711,10 @@ sf_surface_destroy(struct sf_surface *s)
 	sf_list_remove(&s->output_link);
 	sf_list_remove(&s->link);
 	core->n_surfaces--;
+	/* Its parts are parts of nothing now. */
+	sf_list_for_each(part, &core->surfaces, struct sf_surface, link)
+		if (part->parent == s)
+			part->parent = NULL;
 	if (o) {
 		/* Its vote is gone: choose again at the next dispatch. */
 		o->n_surfaces--;
@@ -1719,6 +1725,17 @@ sf_surface_destroy(struct sf_surface *s)
 			o->cap_dirty = true;
 	}
 	free(s);
+}
+
+void
+sf_surface_set_parent(struct sf_surface *s, struct sf_surface *parent)
+{
+	if (!s || parent == s)
+		return;
+	/* One level: a part of a part belongs to the same window. */
+	while (parent && parent->parent)
+		parent = parent->parent;
+	s->parent = parent == s ? NULL : parent;
 }
 
 uint32_t
@@ -2055,6 +2072,11 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 			  surface_is_video(s);
 	enum sf_class gate_cls = never_held ? SF_CLASS_INTERACTIVE :
 					      s->cls.cls;
+	/* A static part of a window that commits nothing new is held as
+	 * its window's commits are (sf_surface_set_parent). */
+	if (!never_held && gate_cls == SF_CLASS_STATIC && s->parent &&
+	    kind != SF_COMMIT_CHANGED)
+		gate_cls = s->parent->cls.cls;
 	enum sf_commit_kind gate_kind = never_held ? SF_COMMIT_CHANGED : kind;
 	/* A tick is what repeats: a commit that only now makes the
 	 * surface ticking is not known to be one, and is painted.  A line

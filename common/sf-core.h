@@ -271,6 +271,16 @@ void
 sf_surface_set_output(struct sf_surface *surface, struct sf_output *output,
 		      double visible_fraction, sf_time_t now);
 
+/* The surface is drawn as part of `parent`'s window (a Wayland
+ * subsurface: a client's decorations, its title bar), or of none (NULL).
+ * A part that is static itself and commits nothing new (an empty or
+ * identical commit) along with its window is held as the window's
+ * commits are: foot from 1.25 on commits its decorations' subsurfaces,
+ * unchanged, with each blink of its cursor.  The link is dropped when
+ * either surface is destroyed. */
+void
+sf_surface_set_parent(struct sf_surface *surface, struct sf_surface *parent);
+
 /* The surface has the keyboard focus, or no longer, since `now` (which
  * only a trace records). */
 void

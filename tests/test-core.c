@@ -324,6 +324,87 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 	return held;
 }
 
+/* foot from 1.25 on (Debian unstable) draws its decorations in eight
+ * subsurfaces and commits them, unchanged (empty commits), with each
+ * blink of its cursor.  Static themselves, they were held for the 1 s of
+ * a redundant commit only, and each second's flush showed the blink:
+ * 60 repaints a minute where foot 1.21's window needed none. */
+SF_TEST(a_window_part_that_commits_nothing_along_with_a_blink_is_held_as_the_blink)
+{
+	for (int with_parent = 0; with_parent < 2; with_parent++) {
+		struct recorder r;
+		struct sf_output *o;
+		struct sf_core *core = make_core(&r, NULL, &o);
+		struct sf_surface *win = sf_surface_create(core, 800, 600, 0);
+		struct sf_surface *deco = sf_surface_create(core, 800, 30, 0);
+		sf_surface_set_output(win, o, 0.2, 0);
+		sf_surface_set_output(deco, o, 0.02, 0);
+		if (with_parent)
+			sf_surface_set_parent(deco, win);
+
+		unsigned painted_late = 0;
+		sf_time_t t;
+		for (t = SF_SEC(5); t < SF_SEC(40); t += SF_MSEC(500)) {
+			struct sf_box b = { 40, 300, 48, 316 };
+			struct sf_commit_desc c = {
+				.time = t, .boxes = &b, .n_boxes = 1,
+				.has_hash = true,
+				.hash = (uint64_t)((t / SF_MSEC(500)) & 1),
+				.ink = (t / SF_MSEC(500)) & 1 ? 128 : 0,
+			};
+			struct sf_commit_desc empty = { .time = t };
+			run_until(core, t);
+			sf_surface_commit(deco, &empty);
+			sf_surface_commit(win, &c);
+			sf_time_t dl;
+			if (sf_output_repaint(o, 0, t + SF_MSEC(10), &dl) ==
+				    SF_REPAINT_NOW &&
+			    t >= SF_SEC(10))
+				painted_late++;
+		}
+		sf_assert_int_eq(sf_surface_get_classification(win)->cls,
+				 SF_CLASS_BLINKING);
+		sf_assert_int_eq(sf_surface_get_classification(deco)->cls,
+				 SF_CLASS_STATIC);
+		if (with_parent)
+			sf_assert_int_le(painted_late, 2);
+		else
+			sf_assert_int_ge(painted_late, 10);
+		/* Either can go first. */
+		if (with_parent)
+			sf_surface_destroy(win);
+		sf_surface_destroy(deco);
+		if (!with_parent)
+			sf_surface_destroy(win);
+		sf_core_destroy(core);
+	}
+}
+
+/* A parent chain is one level: the part of a part belongs to the
+ * window; a surface is never its own part. */
+SF_TEST(a_part_of_a_part_belongs_to_the_window)
+{
+	struct recorder r;
+	struct sf_output *o;
+	struct sf_core *core = make_core(&r, NULL, &o);
+	struct sf_surface *win = sf_surface_create(core, 800, 600, 0);
+	struct sf_surface *a = sf_surface_create(core, 80, 60, 0);
+	struct sf_surface *b = sf_surface_create(core, 8, 6, 0);
+
+	sf_surface_set_parent(a, win);
+	sf_surface_set_parent(b, a);
+	sf_surface_set_parent(win, win);
+	sf_surface_set_parent(NULL, win);
+	/* b's window goes first, then a: nothing dangles (ASan). */
+	sf_surface_destroy(win);
+	struct sf_commit_desc empty = { .time = SF_SEC(1) };
+	sf_surface_commit(b, &empty);
+	sf_surface_destroy(a);
+	sf_surface_commit(b, &empty);
+	sf_surface_destroy(b);
+	sf_core_destroy(core);
+}
+
 static bool
 rec_set_output_power(void *data, struct sf_output *o, bool on)
 {

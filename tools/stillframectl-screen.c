@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stillframectl fbc --screen: every output of the Weston at
- * $WAYLAND_DISPLAY, captured through Weston 10's weston_screenshooter
- * (protocol/weston-screenshooter.xml; weston_output_capture is Weston
- * 11's).  Weston 10 advertises the global always but lets a client bind
+ * $WAYLAND_DISPLAY, captured through weston_capture_v1 where Weston
+ * offers it (13 and later: protocol/weston-output-capture.xml), else
+ * through Weston 10's weston_screenshooter
+ * (protocol/weston-screenshooter.xml).  The one client speaks both, so
+ * one stillframectl works with every Weston.
+ *
+ * Weston 10 advertises the screenshooter always but lets a client bind
  * it only when it runs with --debug, or when it launched that client
  * itself (its Super+S binding): anyone else gets a protocol error on
- * the bind.  The shot comes with the output's next repaint, in a
- * wl_shm buffer at least the size of the output's current mode; a
- * buffer it dislikes is never answered, so every wait is bounded.
+ * the bind.  Weston 13 and later let anyone bind weston_capture_v1 and
+ * answer an unauthorised capture (again: not run with --debug) with
+ * "failed".  Either way the shot comes with the output's next repaint,
+ * in a wl_shm buffer of the output's size (and, for weston_capture_v1,
+ * of the format the capture source names); a buffer Weston 10 dislikes
+ * is never answered, so every wait is bounded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,13 +30,22 @@
 
 #include "stillframectl-screen.h"
 #include "stillframectl-x.h"	/* the Wayland log handler */
+#include "weston-output-capture-client-protocol.h"
 #include "weston-screenshooter-client-protocol.h"
 
 #define MAX_OUTPUTS 16
 #define SHOT_TIMEOUT_MS 10000
+/* weston_capture_v1's "retry": the output changed size or format
+ * between the source's events and the capture; a few tries are plenty. */
+#define CAPTURE_TRIES 3
+/* The DRM fourcc codes wl_shm numbers differently (0 and 1); every
+ * other wl_shm format is its fourcc. */
+#define DRM_FORMAT_ARGB8888 0x34325241u
+#define DRM_FORMAT_XRGB8888 0x34325258u
 
 struct screen_output {
 	struct wl_output *output;
+	struct weston_capture_source_v1 *source;	/* while capturing */
 	/* Its name with wl_output 4 (Weston 10 has 3), else its make and
 	 * model, else output-N. */
 	char name[64];
@@ -43,9 +59,17 @@ struct screen {
 	struct wl_registry *registry;
 	struct wl_shm *shm;
 	struct weston_screenshooter *shooter;
+	struct weston_capture_v1 *capture;	/* preferred where offered */
+	uint32_t shooter_name;			/* its global, if any */
 	struct screen_output outputs[MAX_OUTPUTS];
 	size_t n_outputs;
 	bool shot_done;
+	/* weston_capture_v1's source, for the output being captured. */
+	uint32_t source_format;
+	int32_t source_width, source_height;
+	bool source_retry;
+	char source_failed[128];
+	bool source_has_failed;
 };
 
 static void
@@ -115,12 +139,15 @@ registry_handle_global(void *data, struct wl_registry *registry,
 
 	if (strcmp(interface, wl_shm_interface.name) == 0 && !s->shm) {
 		s->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	} else if (strcmp(interface, weston_capture_v1_interface.name) == 0 &&
+		   !s->capture) {
+		s->capture = wl_registry_bind(registry, name,
+					      &weston_capture_v1_interface, 1);
 	} else if (strcmp(interface,
-			  weston_screenshooter_interface.name) == 0 &&
-		   !s->shooter) {
-		s->shooter = wl_registry_bind(registry, name,
-					      &weston_screenshooter_interface,
-					      1);
+			  weston_screenshooter_interface.name) == 0) {
+		/* Bound only if there is no weston_capture_v1: binding it
+		 * is an error where Weston refuses it. */
+		s->shooter_name = name;
 	} else if (strcmp(interface, wl_output_interface.name) == 0 &&
 		   s->n_outputs < MAX_OUTPUTS) {
 		struct screen_output *o = &s->outputs[s->n_outputs];
@@ -156,6 +183,62 @@ shooter_handle_done(void *data, struct weston_screenshooter *shooter)
 
 static const struct weston_screenshooter_listener shooter_listener = {
 	.done = shooter_handle_done,
+};
+
+static void
+source_handle_format(void *data, struct weston_capture_source_v1 *source,
+		     uint32_t drm_format)
+{
+	struct screen *s = data;
+
+	s->source_format = drm_format;
+}
+
+static void
+source_handle_size(void *data, struct weston_capture_source_v1 *source,
+		   int32_t width, int32_t height)
+{
+	struct screen *s = data;
+
+	s->source_width = width;
+	s->source_height = height;
+}
+
+static void
+source_handle_complete(void *data, struct weston_capture_source_v1 *source)
+{
+	struct screen *s = data;
+
+	s->shot_done = true;
+}
+
+static void
+source_handle_retry(void *data, struct weston_capture_source_v1 *source)
+{
+	struct screen *s = data;
+
+	s->source_retry = true;
+	s->shot_done = true;
+}
+
+static void
+source_handle_failed(void *data, struct weston_capture_source_v1 *source,
+		     const char *msg)
+{
+	struct screen *s = data;
+
+	snprintf(s->source_failed, sizeof(s->source_failed), "%s",
+		 msg ? msg : "no reason given");
+	s->source_has_failed = true;
+	s->shot_done = true;
+}
+
+static const struct weston_capture_source_v1_listener source_listener = {
+	.format = source_handle_format,
+	.size = source_handle_size,
+	.complete = source_handle_complete,
+	.retry = source_handle_retry,
+	.failed = source_handle_failed,
 };
 
 /* After a failed round trip or dispatch: says why. */
@@ -224,10 +307,11 @@ dispatch_until(struct wl_display *display, const bool *flag, int timeout_ms)
 	return 0;
 }
 
-/* A wl_shm buffer of the output's size, mapped at *pixels. */
+/* A wl_shm buffer of the output's size in `shm_format` (32 bits a
+ * pixel), mapped at *pixels. */
 static struct wl_buffer *
 create_buffer(struct screen *s, int32_t width, int32_t height,
-	      uint32_t **pixels, size_t *size)
+	      uint32_t shm_format, uint32_t **pixels, size_t *size)
 {
 	char name[64];
 	int fd = -1;
@@ -257,7 +341,7 @@ create_buffer(struct screen *s, int32_t width, int32_t height,
 	struct wl_shm_pool *pool = wl_shm_create_pool(s->shm, fd,
 						      (int32_t)*size);
 	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
-		pool, 0, width, height, width * 4, WL_SHM_FORMAT_XRGB8888);
+		pool, 0, width, height, width * 4, shm_format);
 
 	wl_shm_pool_destroy(pool);
 	close(fd);
@@ -265,58 +349,170 @@ create_buffer(struct screen *s, int32_t width, int32_t height,
 	return buffer;
 }
 
-/* One output's shot, handed to `shot` as 0xRRGGBB pixels. */
+static bool
+size_usable(const char *name, int32_t width, int32_t height)
+{
+	if (width > 0 && height > 0 && width <= 16384 && height <= 16384)
+		return true;
+	fprintf(stderr, "stillframectl: fbc --screen: output %s has no usable current mode (%dx%d)\n",
+		name, width, height);
+	return false;
+}
+
+/* Hands the shot in `map` to `shot` as 0xRRGGBB pixels. */
 static int
-capture_output(struct screen *s, const struct screen_output *o,
-	       sf_ctl_screen_shot_fn shot, void *data)
+deliver(const struct screen_output *o, int32_t width, int32_t height,
+	const uint32_t *map, sf_ctl_screen_shot_fn shot, void *data)
+{
+	size_t n = (size_t)width * (size_t)height;
+	uint32_t *pixels = malloc(n * sizeof(*pixels));
+
+	if (!pixels) {
+		fprintf(stderr, "stillframectl: out of memory\n");
+		return 1;
+	}
+	/* XRGB8888 or ARGB8888: the top byte is padding or alpha. */
+	for (size_t i = 0; i < n; i++)
+		pixels[i] = map[i] & 0xffffff;
+	int ret = shot(data, o->name, (uint32_t)width, (uint32_t)height,
+		       pixels);
+	free(pixels);
+	return ret;
+}
+
+static int
+no_memory_for(int32_t width, int32_t height)
+{
+	fprintf(stderr, "stillframectl: fbc --screen: no shared memory for a %dx%d shot: %s\n",
+		width, height, strerror(errno));
+	return 1;
+}
+
+static int
+shot_timed_out(const struct screen_output *o)
+{
+	fprintf(stderr, "stillframectl: fbc --screen: no shot of output %s within %d s: Weston takes it with the output's next repaint, which a blanked output, or Weston's noop renderer (the headless backend without --use-pixman), never does\n",
+		o->name, SHOT_TIMEOUT_MS / 1000);
+	return 1;
+}
+
+/* One output's shot through Weston 10's screenshooter. */
+static int
+screenshooter_capture_output(struct screen *s, const struct screen_output *o,
+			     sf_ctl_screen_shot_fn shot, void *data)
 {
 	uint32_t *map;
 	size_t size;
 
-	if (o->width <= 0 || o->height <= 0 || o->width > 16384 ||
-	    o->height > 16384) {
-		fprintf(stderr, "stillframectl: fbc --screen: output %s has no usable current mode (%dx%d)\n",
-			o->name, o->width, o->height);
+	if (!size_usable(o->name, o->width, o->height))
 		return 1;
-	}
 
-	struct wl_buffer *buffer = create_buffer(s, o->width, o->height, &map,
+	struct wl_buffer *buffer = create_buffer(s, o->width, o->height,
+						 WL_SHM_FORMAT_XRGB8888, &map,
 						 &size);
 
-	if (!buffer) {
-		fprintf(stderr, "stillframectl: fbc --screen: no shared memory for a %dx%d shot: %s\n",
-			o->width, o->height, strerror(errno));
-		return 1;
-	}
+	if (!buffer)
+		return no_memory_for(o->width, o->height);
 	s->shot_done = false;
 	weston_screenshooter_take_shot(s->shooter, o->output, buffer);
+
+	int ret = dispatch_until(s->display, &s->shot_done, SHOT_TIMEOUT_MS);
+
+	if (ret < 0)
+		ret = connection_error(s);
+	else if (ret > 0)
+		ret = shot_timed_out(o);
+	else
+		ret = deliver(o, o->width, o->height, map, shot, data);
+	wl_buffer_destroy(buffer);
+	munmap(map, size);
+	return ret;
+}
+
+/* One try of weston_capture_v1 with the source's current size and
+ * format: 0 done, 1 failed (said), 2 retry. */
+static int
+capture_once(struct screen *s, const struct screen_output *o,
+	     sf_ctl_screen_shot_fn shot, void *data)
+{
+	int32_t width = s->source_width, height = s->source_height;
+	uint32_t shm_format = s->source_format;
+	uint32_t *map;
+	size_t size;
+
+	if (!size_usable(o->name, width, height))
+		return 1;
+	if (shm_format == DRM_FORMAT_ARGB8888)
+		shm_format = WL_SHM_FORMAT_ARGB8888;
+	else if (shm_format == DRM_FORMAT_XRGB8888)
+		shm_format = WL_SHM_FORMAT_XRGB8888;
+	else {
+		fprintf(stderr, "stillframectl: fbc --screen: output %s is captured in DRM format 0x%08x; stillframectl reads only XRGB8888 and ARGB8888\n",
+			o->name, s->source_format);
+		return 1;
+	}
+
+	struct wl_buffer *buffer = create_buffer(s, width, height, shm_format,
+						 &map, &size);
+
+	if (!buffer)
+		return no_memory_for(width, height);
+	s->shot_done = false;
+	s->source_retry = false;
+	s->source_has_failed = false;
+	weston_capture_source_v1_capture(o->source, buffer);
 
 	int ret = dispatch_until(s->display, &s->shot_done, SHOT_TIMEOUT_MS);
 
 	if (ret < 0) {
 		ret = connection_error(s);
 	} else if (ret > 0) {
-		fprintf(stderr, "stillframectl: fbc --screen: no shot of output %s within %d s: Weston takes it with the output's next repaint, which a blanked output, or Weston's noop renderer (the headless backend without --use-pixman), never does\n",
-			o->name, SHOT_TIMEOUT_MS / 1000);
+		ret = shot_timed_out(o);
+	} else if (s->source_has_failed) {
+		fprintf(stderr, "stillframectl: fbc --screen: Weston did not capture output %s: %s%s\n",
+			o->name, s->source_failed,
+			strstr(s->source_failed, "unauthorized") ?
+				" (Weston lets only its own clients capture the screen unless it runs with --debug: run weston with --debug)" :
+				"");
+		ret = 1;
+	} else if (s->source_retry) {
+		ret = 2;
 	} else {
-		size_t n = (size_t)o->width * (size_t)o->height;
-		uint32_t *pixels = malloc(n * sizeof(*pixels));
-
-		if (!pixels) {
-			fprintf(stderr, "stillframectl: out of memory\n");
-			ret = 1;
-		} else {
-			/* XRGB8888: the padding byte is whatever the
-			 * renderer left. */
-			for (size_t i = 0; i < n; i++)
-				pixels[i] = map[i] & 0xffffff;
-			ret = shot(data, o->name, (uint32_t)o->width,
-				   (uint32_t)o->height, pixels);
-			free(pixels);
-		}
+		ret = deliver(o, width, height, map, shot, data);
 	}
 	wl_buffer_destroy(buffer);
 	munmap(map, size);
+	return ret;
+}
+
+/* One output's shot through weston_capture_v1, from its framebuffer:
+ * what the output shows. */
+static int
+capture_v1_output(struct screen *s, struct screen_output *o,
+		  sf_ctl_screen_shot_fn shot, void *data)
+{
+	int ret = 2;
+
+	s->source_format = 0;
+	s->source_width = s->source_height = 0;
+	o->source = weston_capture_v1_create(
+		s->capture, o->output, WESTON_CAPTURE_V1_SOURCE_FRAMEBUFFER);
+	weston_capture_source_v1_add_listener(o->source, &source_listener, s);
+	for (int tries = 0; ret == 2 && tries < CAPTURE_TRIES; tries++) {
+		/* The source's size and format (again, after a retry). */
+		if (wl_display_roundtrip(s->display) < 0) {
+			ret = connection_error(s);
+			break;
+		}
+		ret = capture_once(s, o, shot, data);
+	}
+	if (ret == 2) {
+		fprintf(stderr, "stillframectl: fbc --screen: output %s kept changing its size or format; no shot\n",
+			o->name);
+		ret = 1;
+	}
+	weston_capture_source_v1_destroy(o->source);
+	o->source = NULL;
 	return ret;
 }
 
@@ -344,8 +540,12 @@ sf_ctl_screen_capture(sf_ctl_screen_shot_fn shot, void *data)
 	 * answer to the screenshooter's bind. */
 	if (wl_display_roundtrip(s.display) < 0)
 		ret = connection_error(&s);
-	if (ret == 0 && !s.shooter) {
-		fprintf(stderr, "stillframectl: fbc --screen: the compositor at %s does not offer weston_screenshooter: it takes Weston 10 (and Weston offers it only when run with --debug: run weston with --debug)\n",
+	if (ret == 0 && !s.capture && s.shooter_name)
+		s.shooter = wl_registry_bind(s.registry, s.shooter_name,
+					     &weston_screenshooter_interface,
+					     1);
+	if (ret == 0 && !s.capture && !s.shooter) {
+		fprintf(stderr, "stillframectl: fbc --screen: the compositor at %s offers neither weston_capture_v1 nor weston_screenshooter: it takes Weston (10, or 13 and later), run with --debug\n",
 			s.socket);
 		ret = 1;
 	}
@@ -354,19 +554,25 @@ sf_ctl_screen_capture(sf_ctl_screen_shot_fn shot, void *data)
 			s.socket, !s.shm ? "no wl_shm" : "no output");
 		ret = 1;
 	}
-	if (ret == 0) {
+	if (ret == 0 && !s.capture) {
 		weston_screenshooter_add_listener(s.shooter,
 						  &shooter_listener, &s);
 		if (wl_display_roundtrip(s.display) < 0)
 			ret = connection_error(&s);
 	}
 	for (size_t i = 0; ret == 0 && i < s.n_outputs; i++)
-		ret = capture_output(&s, &s.outputs[i], shot, data);
+		ret = s.capture ? capture_v1_output(&s, &s.outputs[i], shot,
+						    data) :
+				  screenshooter_capture_output(&s,
+							       &s.outputs[i],
+							       shot, data);
 
 	for (size_t i = 0; i < s.n_outputs; i++)
 		wl_output_destroy(s.outputs[i].output);
 	if (s.shooter)
 		weston_screenshooter_destroy(s.shooter);
+	if (s.capture)
+		weston_capture_v1_destroy(s.capture);
 	if (s.shm)
 		wl_shm_destroy(s.shm);
 	wl_registry_destroy(s.registry);

@@ -185,6 +185,26 @@ sf_compat_output_add_unexplained_damage(struct weston_output *output,
 #endif
 }
 
+#if WESTON_VERSION_MAJOR >= 13
+/* Exported by libweston for its renderers, declared only in its
+ * uninstalled output-capture.h. */
+bool
+weston_output_has_renderer_capture_tasks(struct weston_output *output);
+#endif
+
+bool
+sf_compat_output_capture_pending(struct weston_output *output)
+{
+#if WESTON_VERSION_MAJOR >= 13
+	return weston_output_has_renderer_capture_tasks(output);
+#else
+	/* The screenshooter (and a recorder) listens for the renderer's
+	 * next frame; libweston 10's DRM backend reads a listener there
+	 * as a capture pending, too. */
+	return !wl_list_empty(&output->frame_signal.listener_list);
+#endif
+}
+
 void
 sf_compat_output_damage_all(struct weston_output *output)
 {

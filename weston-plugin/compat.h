@@ -158,6 +158,13 @@ void
 sf_compat_output_add_unexplained_damage(struct weston_output *output,
 					pixman_region32_t *region);
 
+/* Whether a client waits for the output's next frame to capture it
+ * (weston_capture_v1 from 13 on, the screenshooter or a recorder up to
+ * 10): that frame must be painted, or the capture waits for the hold's
+ * deadline. */
+bool
+sf_compat_output_capture_pending(struct weston_output *output);
+
 /* Makes the output's next repaint paint all of it. */
 void
 sf_compat_output_damage_all(struct weston_output *output);

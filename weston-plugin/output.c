@@ -167,7 +167,8 @@ view_signature(struct weston_output *output)
  * explains (a view moved away, a shell redrew the output), damage on a
  * surface that was not committed (a shell's weston_surface_damage), a
  * damaged surface on another plane (the plane's buffer would change),
- * and running compositor animations (fades, zoom), which need frames.
+ * running compositor animations (fades, zoom), which need frames, and
+ * a screen capture waiting for the next frame.
  */
 static uint32_t
 pending_damage_force(struct sf_weston_output *swo)
@@ -178,7 +179,8 @@ pending_damage_force(struct sf_weston_output *swo)
 	pixman_region32_t unseen;
 	uint32_t force = 0;
 
-	if (!wl_list_empty(&output->animation_list))
+	if (!wl_list_empty(&output->animation_list) ||
+	    sf_compat_output_capture_pending(output))
 		force |= SF_FORCE_OTHER;
 	pixman_region32_init(&unseen);
 	sf_compat_output_add_unexplained_damage(output, &unseen);

@@ -498,6 +498,22 @@ expect_damage(struct sf_weston_surface *sws)
 					       &view->transform.boundingbox);
 }
 
+/* A subsurface is a part of its main surface's window (foot's
+ * decorations, a player's video): the core holds its redundant commits
+ * as the window's. */
+static void
+update_parent(struct sf_weston_surface *sws)
+{
+	struct weston_surface *main_surface =
+		weston_surface_get_main_surface(sws->surface);
+	struct sf_weston_surface *main_sws =
+		main_surface != sws->surface ?
+			sf_weston_surface_find(sws->sfw, main_surface) :
+			NULL;
+
+	sf_surface_set_parent(sws->core, main_sws ? main_sws->core : NULL);
+}
+
 static void
 surface_handle_commit(struct wl_listener *listener, void *data)
 {
@@ -511,6 +527,7 @@ surface_handle_commit(struct wl_listener *listener, void *data)
 	apply_hints(sws, now);
 	sf_surface_set_size(sws->core, surface->width, surface->height);
 	update_placement(sws, now);
+	update_parent(sws);
 
 	int n = 0;
 	pixman_box32_t *rects = pixman_region32_rectangles(&surface->damage,

@@ -339,7 +339,7 @@ op_surface(struct fz *f)
 		s->inhibits = 0;
 		return;
 	}
-	switch (what % 8) {
+	switch (what % 9) {
 	case 0:
 		sf_surface_destroy(s->surface);
 		s->surface = NULL;
@@ -382,6 +382,13 @@ op_surface(struct fz *f)
 		sf_surface_set_size(s->surface, u16(f), u16(f));
 		sf_surface_set_held(s->surface, byte(f) & 1);
 		break;
+	case 8: {
+		/* A part of another window, or of none; cycles and self
+		 * links included. */
+		struct fz_surface *p = &f->surfaces[byte(f) % MAX_SURFACES];
+		sf_surface_set_parent(s->surface, p->surface);
+		break;
+	}
 	}
 }
 

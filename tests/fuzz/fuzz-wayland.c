@@ -841,9 +841,9 @@ set_button(bool down)
 	if (server.button_down == down)
 		return;
 	weston_compositor_get_time(&now);
-	notify_button(&server.seat, &now, BUTTON_LEFT,
-		      down ? WL_POINTER_BUTTON_STATE_PRESSED :
-			     WL_POINTER_BUTTON_STATE_RELEASED);
+	sf_test_notify_button(&server.seat, &now, BUTTON_LEFT,
+			      down ? WL_POINTER_BUTTON_STATE_PRESSED :
+				     WL_POINTER_BUTTON_STATE_RELEASED);
 	server.button_down = down;
 }
 
@@ -870,16 +870,12 @@ server_op(struct fz *f)
 	uint8_t kind = byte(f) % 3;
 
 	if (kind == 0) {
-		struct weston_pointer_motion_event event = {
-			.mask = WESTON_POINTER_MOTION_REL,
-			.dx = (int8_t)byte(f),
-			.dy = (int8_t)byte(f),
-		};
+		double dx = (int8_t)byte(f);
+		double dy = (int8_t)byte(f);
 		struct timespec now;
 
 		weston_compositor_get_time(&now);
-		event.time = now;
-		notify_motion(&server.seat, &now, &event);
+		sf_test_notify_motion(&server.seat, &now, dx, dy);
 	} else if (kind == 1) {
 		set_button(!server.button_down);
 	} else {

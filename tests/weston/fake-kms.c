@@ -82,7 +82,6 @@
  */
 
 #include <errno.h>
-#include <libweston/windowed-output-api.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -172,9 +171,7 @@ struct fake_output {
 	struct weston_mode *added_modes[MODE_COUNT];
 	struct weston_mode *native;
 	bool set_native_mode;
-	int (*backend_repaint)(struct weston_output *output,
-			       pixman_region32_t *damage,
-			       void *repaint_data);
+	sf_test_repaint_fn backend_repaint;
 
 	uint64_t repaints;
 	/* When the last repaints reached the backend: a ring, oldest at
@@ -369,8 +366,7 @@ output_set_dpms(struct weston_output *output, enum dpms_enum level)
 }
 
 static int
-output_repaint(struct weston_output *output, pixman_region32_t *damage,
-	       void *repaint_data)
+output_repaint(SF_TEST_REPAINT_PARAMS)
 {
 	struct fake_output *fo = fake_output_from_output(output);
 
@@ -385,7 +381,7 @@ output_repaint(struct weston_output *output, pixman_region32_t *damage,
 	}
 
 	fo->planes_pending = false;
-	int ret = fo->backend_repaint(output, damage, repaint_data);
+	int ret = fo->backend_repaint(SF_TEST_REPAINT_ARGS);
 	if (ret == 0) {
 		fo->repaint_log_us[fo->repaints % REPAINT_LOG_SIZE] =
 			monotonic_us();
@@ -413,11 +409,11 @@ note_stray_planes(struct fake_output *fo)
 /* Headless assigns no planes (every view stays on the primary plane);
  * this only records that a KMS backend would have built plane state. */
 static void
-output_assign_planes(struct weston_output *output, void *repaint_data)
+output_assign_planes(SF_TEST_ASSIGN_PLANES_PARAMS)
 {
 	struct fake_output *fo = fake_output_from_output(output);
-	(void)repaint_data;
 
+	sf_test_assign_primary_plane(output);
 	if (!fo)
 		return;
 	note_stray_planes(fo);
@@ -710,15 +706,12 @@ write_shot(struct weston_output *output, FILE *f)
 {
 	int32_t w = output->current_mode->width;
 	int32_t h = output->current_mode->height;
-	struct weston_renderer *renderer = output->compositor->renderer;
 
-	if (w <= 0 || h <= 0 || !renderer || !renderer->read_pixels)
+	if (w <= 0 || h <= 0)
 		return false;
 	uint32_t *px = calloc((size_t)w * (size_t)h, sizeof(*px));
 	uint8_t *row = malloc((size_t)w * 3);
-	bool ok = px && row &&
-		  renderer->read_pixels(output, PIXMAN_a8r8g8b8, px, 0, 0,
-					(uint32_t)w, (uint32_t)h) == 0;
+	bool ok = px && row && sf_test_read_pixels(output, px, w, h);
 
 	if (ok)
 		fprintf(f, "P6\n%d %d\n255\n", w, h);
@@ -801,16 +794,10 @@ parse_code(const char *s, uint32_t *out)
 static void
 command_motion(struct fake_kms *fk, double dx, double dy)
 {
-	struct weston_pointer_motion_event event = {
-		.mask = WESTON_POINTER_MOTION_REL,
-		.dx = dx,
-		.dy = dy,
-	};
 	struct timespec now;
 
 	weston_compositor_get_time(&now);
-	event.time = now;
-	notify_motion(&fk->seat, &now, &event);
+	sf_test_notify_motion(&fk->seat, &now, dx, dy);
 	notify_pointer_frame(&fk->seat);
 }
 
@@ -820,12 +807,12 @@ command_button(struct fake_kms *fk, uint32_t code)
 	struct timespec now;
 
 	weston_compositor_get_time(&now);
-	notify_button(&fk->seat, &now, (int32_t)code,
-		      WL_POINTER_BUTTON_STATE_PRESSED);
+	sf_test_notify_button(&fk->seat, &now, code,
+			      WL_POINTER_BUTTON_STATE_PRESSED);
 	notify_pointer_frame(&fk->seat);
 	weston_compositor_get_time(&now);
-	notify_button(&fk->seat, &now, (int32_t)code,
-		      WL_POINTER_BUTTON_STATE_RELEASED);
+	sf_test_notify_button(&fk->seat, &now, code,
+			      WL_POINTER_BUTTON_STATE_RELEASED);
 	notify_pointer_frame(&fk->seat);
 }
 
@@ -835,11 +822,11 @@ command_key(struct fake_kms *fk, uint32_t code)
 	struct timespec now;
 
 	weston_compositor_get_time(&now);
-	notify_key(&fk->seat, &now, code, WL_KEYBOARD_KEY_STATE_PRESSED,
-		   STATE_UPDATE_AUTOMATIC);
+	sf_test_notify_key(&fk->seat, &now, code,
+			   WL_KEYBOARD_KEY_STATE_PRESSED);
 	weston_compositor_get_time(&now);
-	notify_key(&fk->seat, &now, code, WL_KEYBOARD_KEY_STATE_RELEASED,
-		   STATE_UPDATE_AUTOMATIC);
+	sf_test_notify_key(&fk->seat, &now, code,
+			   WL_KEYBOARD_KEY_STATE_RELEASED);
 }
 
 static void
@@ -848,12 +835,10 @@ command_touch(struct fake_kms *fk, double x, double y)
 	struct timespec now;
 
 	weston_compositor_get_time(&now);
-	notify_touch_normalized(fk->touch_device, &now, 0, x, y, NULL,
-				WL_TOUCH_DOWN);
+	sf_test_notify_touch(fk->touch_device, &now, 0, x, y, WL_TOUCH_DOWN);
 	notify_touch_frame(fk->touch_device);
 	weston_compositor_get_time(&now);
-	notify_touch_normalized(fk->touch_device, &now, 0, 0, 0, NULL,
-				WL_TOUCH_UP);
+	sf_test_notify_touch(fk->touch_device, &now, 0, 0, 0, WL_TOUCH_UP);
 	notify_touch_frame(fk->touch_device);
 }
 
@@ -1206,9 +1191,8 @@ seat_setup(struct fake_kms *fk, bool with_touch)
 		return false;
 	}
 	fk->touch_device =
-		weston_touch_create_touch_device(fk->seat.touch_state,
-						 "stillframe-test-touch",
-						 NULL, NULL);
+		sf_test_create_touch_device(fk->seat.touch_state,
+					    "stillframe-test-touch");
 	if (!fk->touch_device) {
 		weston_log("fake-kms: cannot create a touch device\n");
 		return false;
@@ -1229,18 +1213,12 @@ heads_setup(struct fake_kms *fk, struct weston_config_section *section)
 	weston_config_section_get_string(section, "internal-head", &internal,
 					 NULL);
 	if (names && names[0]) {
-		const struct weston_windowed_output_api *api =
-			weston_windowed_output_get_api(fk->compositor);
 		char *save = NULL;
 
-		if (!api) {
-			weston_log("fake-kms: config: heads= needs the "
-				   "headless backend\n");
-			ok = false;
-		}
 		for (char *name = strtok_r(names, ",", &save); ok && name;
 		     name = strtok_r(NULL, ",", &save)) {
-			if (api->create_head(fk->compositor, name) < 0) {
+			if (sf_test_create_headless_head(fk->compositor,
+							 name) < 0) {
 				weston_log("fake-kms: config: head %s could "
 					   "not be created\n", name);
 				ok = false;

@@ -134,7 +134,8 @@ wt_ok wt_alive "weston survives them"
 
 # foot, blinking its cursor, keeps the (fake) KMS busy.  Cursor blinking
 # is what makes foot repaint while nothing else happens.
-wt_client foot -o cursor.blink=yes sh -c 'sleep 60'
+# -d info: foot 1.21 (Debian 13) logs its outputs only at level info.
+wt_client foot -d info -o cursor.blink=yes sh -c 'sleep 60'
 foot_pid=$WT_LAST_PID
 foot_log=$WT_LAST_LOG
 if wt_poll "$WT_TIMEOUT" "foot to see the output" \
