@@ -221,8 +221,26 @@ check_held() {
 		"running, held blinks cost less: $running $2 against $paused"
 	[ -n "${4:-}" ] || return 0
 	# The blinks still start Weston's loop: a stuck loop, with no
-	# starts and no commits, is no hold.
-	loops=$((d2 - c2))
+	# starts and no commits, is no hold.  Under load (CI makes the
+	# Debian roots beside it) the classifier may take a blink for
+	# static for a few commits, which are then painted, each a commit
+	# of its own: a second window is counted then.  A held frame that
+	# reached the backend costs a commit in every window.
+	local try
+	for try in 1 2; do
+		loops=$((d2 - c2))
+		if [ "$running" -le $((loops + 1)) ] && [ "$loops" -ge 3 ]; then
+			break
+		fi
+		[ "$try" = 2 ] && break
+		vt_diag "window $try: $running $2 for $loops loop starts; once more"
+		c2=$($4)
+		c=$($1)
+		sleep 5
+		d=$($1)
+		d2=$($4)
+		running=$((d - c))
+	done
 	vt_ok "$([ "$running" -le $((loops + 1)) ] && [ "$loops" -ge 3 ]; echo $?)" \
 		"running, held frames cost no $2: $running for $loops repaint-loop starts"
 }
