@@ -153,7 +153,9 @@ xt_ok "xt_poll 4 'xclock held' window_held xclock" \
 xt_ok "xt_poll 5 'xclock held again' window_held xclock" \
 	"idle again, xclock is held again"
 released=$(grep -c 'released after .*(deadline or input)' "$XT_LOG")
-xt_ok "xt_poll 6 'a release at the deadline' eval \
+# The deadline may wait up to 1.5 s for a blinker's caret (issue 25),
+# and a loaded machine adds its own: 12 s, not 6.
+xt_ok "xt_poll 12 'a release at the deadline' eval \
 	'[ \$(grep -c \"released after .*(deadline or input)\" \"$XT_LOG\") \
 -gt $released ]'" "without input, xclock is let go at its 4 s deadline"
 
@@ -517,7 +519,9 @@ xt_like "$(raw windows | tr '|' '\n' | grep ' name xterm$')" \
 	"the frame is listed as xterm's window and client, named xterm"
 xt_ok "xt_poll 6 'xterm blinking' window_field_is xterm class 4" \
 	"in its frame, xterm -bc is classed blinking"
-xt_ok "xt_poll 5 'xterm held' window_field_is xterm flags 1" \
+# Held at its first blink once idle; 12 s for a loaded machine (the
+# Debian unstable root's run in CI missed 5 s).
+xt_ok "xt_poll 12 'xterm held' window_field_is xterm flags 1" \
 	"idle, xterm is held"
 xt_is "$(status_field held_clients)" 1 "and only xterm: never twm"
 xprop -id "$xterm_window" -f _STILLFRAME_HINT 32c \
