@@ -12,12 +12,6 @@
 #include "presentation-time-server-protocol.h"
 #include "compat.h"
 
-int
-sf_compat_libweston_major(void)
-{
-	return WESTON_VERSION_MAJOR;
-}
-
 bool
 sf_compat_surface_shell_label(struct weston_surface *surface, char *buf,
 			      size_t len)

@@ -75,10 +75,6 @@ bool
 sf_compat_surface_shell_label(struct weston_surface *surface, char *buf,
 			      size_t len);
 
-/* The libweston major version the plugin was built against. */
-int
-sf_compat_libweston_major(void);
-
 /* --- the output's repaint hooks --- */
 
 /* The arguments libweston passes the hooks of one repaint cycle: the

@@ -220,8 +220,12 @@ decide(struct sf_weston_output *swo)
 	}
 
 	sf_time_t now = sf_weston_now(sfw), deadline;
+	/* Called from the repaint hooks only: a mode switch the core asks
+	 * for here may have to wait (core_set_mode). */
+	swo->in_repaint_hook = true;
 	enum sf_repaint_decision d =
 		sf_output_repaint(swo->core, force, now, &deadline);
+	swo->in_repaint_hook = false;
 	sf_weston_schedule_dispatch(sfw);
 
 	swo->decided = true;
@@ -242,9 +246,7 @@ sf_weston_output_handle_assign_planes(struct weston_output *output,
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return;
-	swo->in_repaint_hook = true;
 	decide(swo);
-	swo->in_repaint_hook = false;
 	if (swo->hold)
 		return;		/* the planes stay as they are on screen */
 	sf_compat_backend_assign_planes(&swo->backend, output, frame);
@@ -305,11 +307,8 @@ sf_weston_output_handle_repaint(struct weston_output *output,
 	 * without planes): no plane state was built, so holding the frame
 	 * here is as safe. */
 	bool planes_skipped = !swo->decided;
-	if (planes_skipped) {
-		swo->in_repaint_hook = true;
+	if (planes_skipped)
 		decide(swo);
-		swo->in_repaint_hook = false;
-	}
 	swo->decided = false;
 
 	if (swo->hold && !sf_compat_held_feedback_readable(output)) {
