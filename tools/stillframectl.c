@@ -13,6 +13,7 @@
 
 #include <wayland-client.h>
 
+#include "config.h"
 #include "stillframe-control-v1-client-protocol.h"
 #include "stillframe-v1-client-protocol.h"	/* the priority enum */
 #include "stillframectl-x.h"
@@ -34,9 +35,6 @@ _Static_assert((int)SF_CTL_PRIORITY_NORMAL ==
 	       (int)STILLFRAME_SURFACE_V1_PRIORITY_BACKGROUND,
 	       "--priority is numbered as stillframe_surface_v1 does");
 
-#ifndef SF_VERSION
-#define SF_VERSION "unknown"
-#endif
 
 #define EXIT_USAGE 2
 

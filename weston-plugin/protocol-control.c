@@ -8,6 +8,7 @@
 #include <wayland-server-protocol.h>
 #include <libweston/libweston.h>
 
+#include "config.h"
 #include "sf-weston.h"
 #include "sf-recorder.h"
 #include "protocols.h"
@@ -26,9 +27,6 @@
  * itself gives for binding a filtered global.
  */
 
-#ifndef SF_VERSION
-#define SF_VERSION "unknown"
-#endif
 
 /* Room for one status line; the core's lines are shorter than 512. */
 #define STATUS_LINE_MAX 1024
