@@ -15,13 +15,6 @@
 /* Pointer-motion timestamps remembered per seat; a power of two. */
 #define SF_MOTION_RING_SIZE 32
 
-/* What one commit was, as seen by the tracker. */
-enum sf_commit_kind {
-	SF_COMMIT_CHANGED = 0,	/* damage with new (or unknown) content */
-	SF_COMMIT_EMPTY,	/* no damage at all */
-	SF_COMMIT_IDENTICAL,	/* damage whose pixels are as before */
-};
-
 /* A commit as the adapter reports it. */
 struct sf_commit_desc {
 	sf_time_t time;

@@ -108,6 +108,28 @@ enum sf_content_type {
 	SF_CONTENT_GAME = 3,
 };
 
+/* What one commit was, as seen by the tracker. */
+enum sf_commit_kind {
+	SF_COMMIT_CHANGED = 0,	/* damage with new (or unknown) content */
+	SF_COMMIT_EMPTY,	/* no damage at all */
+	SF_COMMIT_IDENTICAL,	/* damage whose pixels are as before */
+};
+
+/* Things that always force a paint. */
+enum sf_repaint_force {
+	SF_FORCE_POINTER_MOVED = 1 << 0,
+	SF_FORCE_GEOMETRY = 1 << 1,	/* a view moved, mapped or restacked */
+	SF_FORCE_PLANE = 1 << 2,	/* plane assignment would change */
+	SF_FORCE_INPUT = 1 << 3,
+	SF_FORCE_OTHER = 1 << 4,	/* the adapter cannot tell: paint */
+};
+
+enum sf_repaint_decision {
+	SF_REPAINT_NOW = 0,
+	SF_REPAINT_DEFER,
+	SF_REPAINT_NOTHING,		/* nothing pending */
+};
+
 const char *
 sf_idle_state_name(enum sf_idle_state state);
 

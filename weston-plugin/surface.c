@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "sf-weston.h"
+#include "sf-activity.h"
 
 #define MAX_BOXES 16
 

@@ -31,6 +31,7 @@
 #include <X11/extensions/dpmsconst.h>
 
 #include "sf-xorg.h"
+#include "sf-selector.h"
 
 /* Each screen's RandR CRTC-set hook as it was before ours; NULL while
  * not wrapped. */
