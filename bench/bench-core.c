@@ -6,9 +6,7 @@
 #include <time.h>
 
 #include "sf-core.h"
-#include "sf-activity.h"
 #include "sf-config.h"
-#include "sf-selector.h"
 
 /*
  * Per-commit cost of the policy core on a generated desktop: N surfaces

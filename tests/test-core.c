@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include "sf-activity.h"
-#include "sf-classifier.h"
 #include "sf-config.h"
 #include "sf-core.h"
 #include "sf-replay.h"

@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sf-activity.h"
 #include "sf-config.h"
 #include "sf-core.h"
 #include "sf-governor.h"
-#include "sf-selector.h"
 #include "sf-stats.h"
 #include "sf-test.h"
 

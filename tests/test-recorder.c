@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include "sf-activity.h"
 #include "sf-config.h"
 #include "sf-core.h"
 #include "sf-recorder.h"

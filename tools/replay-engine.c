@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "sf-replay.h"
-#include "sf-activity.h"
 
 #define MAX_OUTPUTS 16
 #define MAX_SURFACE_ID (SF_TRACE_MAX_SURFACE_ID + 1)

@@ -29,7 +29,6 @@
 
 #include "compat.h"
 #include "sf-weston.h"
-#include "sf-selector.h"
 
 struct sf_weston_output {
 	struct sf_weston *sfw;

@@ -15,7 +15,6 @@
 
 #include "compat.h"
 #include "sf-weston.h"
-#include "sf-activity.h"
 
 #define MAX_BOXES 16
 

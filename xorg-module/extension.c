@@ -24,7 +24,6 @@
 #include <opaque.h>
 
 #include "request.h"
-#include "sf-classifier.h"
 #include "sf-xorg.h"
 #include "sf-recorder.h"
 #include "stillframe-x.h"

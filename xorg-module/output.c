@@ -31,7 +31,6 @@
 #include <X11/extensions/dpmsconst.h>
 
 #include "sf-xorg.h"
-#include "sf-selector.h"
 
 /* Each screen's RandR CRTC-set hook as it was before ours; NULL while
  * not wrapped. */

@@ -27,8 +27,6 @@
 #include <X11/Xproto.h>
 
 #include "sf-xorg.h"
-#include "sf-activity.h"
-#include "sf-classifier.h"
 #include "request.h"
 #include "stillframe-x.h"
 

@@ -7,11 +7,8 @@
 
 /* Declared where they are defined: the caller includes the header of a
  * struct whose fields it reads or fills. */
-struct sf_classification;	/* sf-classifier.h */
-struct sf_commit_desc;		/* sf-activity.h */
 struct sf_config;		/* sf-config.h */
 struct sf_energy_totals;	/* sf-energy.h */
-struct sf_mode;			/* sf-selector.h */
 struct sf_output_stats;		/* sf-stats.h */
 struct sf_surface_stats;	/* sf-stats.h */
 struct sf_writer;		/* sf-stats.h */
