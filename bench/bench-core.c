@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "sf-core.h"
+#include "sf-config.h"
 
 /*
  * Per-commit cost of the policy core on a generated desktop: N surfaces

@@ -15,28 +15,6 @@
 /* Pointer-motion timestamps remembered per seat; a power of two. */
 #define SF_MOTION_RING_SIZE 32
 
-/* What one commit was, as seen by the tracker. */
-enum sf_commit_kind {
-	SF_COMMIT_CHANGED = 0,	/* damage with new (or unknown) content */
-	SF_COMMIT_EMPTY,	/* no damage at all */
-	SF_COMMIT_IDENTICAL,	/* damage whose pixels are as before */
-};
-
-/* A commit as the adapter reports it. */
-struct sf_commit_desc {
-	sf_time_t time;
-	const struct sf_box *boxes;	/* may be NULL when n_boxes == 0 */
-	uint32_t n_boxes;
-	bool has_hash;			/* hash of the damaged pixels is known */
-	uint64_t hash;
-	/* With the hash: the changed pixels unlike their surroundings
-	 * (struct sf_tile_change), which tells a blink's states apart. */
-	uint32_t ink;
-	/* The adapter compared the pixels (sf-tiles.h) and none changed:
-	 * recorded as identical whatever the hashes say. */
-	bool unchanged;
-};
-
 /* One remembered commit. */
 struct sf_commit_record {
 	sf_time_t time;

@@ -35,23 +35,6 @@ struct sf_classifier_params {
 	double tolerance;		/* default 0.15 */
 };
 
-struct sf_classification {
-	enum sf_class cls;
-	/* ANIMATING, VIDEO: measured rate, snapped to a known video rate
-	 * when close, in mHz; 0 until SF_CLASSIFIER_RATE_MIN_INTERVALS
-	 * intervals have measured it.  0 otherwise. */
-	uint32_t rate_mhz;
-	/* BLINKING, TICKING: full period (on+off for blinks). 0 otherwise. */
-	sf_time_t period;
-	/* BLINKING with hashed content whose states could be told apart
-	 * (see sf_classifier_blink_phase): the hash of the state that
-	 * shows the caret, of the one that hides it, and where both are
-	 * drawn.  phases_known is false otherwise. */
-	bool phases_known;
-	uint64_t shown_hash, hidden_hash;
-	struct sf_box blink_extents;
-};
-
 void
 sf_classifier_params_init_default(struct sf_classifier_params *params);
 

@@ -20,16 +20,6 @@
  * SF_SELECTOR_CONTENT_INTERVALS dwells after the previous one.
  */
 
-struct sf_mode {
-	int32_t width, height;
-	uint32_t refresh_mhz;
-	/* Switching to this mode from the current one is believed not to
-	 * blank the panel (same timings with another clock, VRR, seamless
-	 * M/N). */
-	bool seamless;
-	bool preferred;			/* the panel's native mode */
-};
-
 enum sf_vote_type {
 	SF_VOTE_NONE = 0,	/* no opinion (e.g. suppressed blinking) */
 	SF_VOTE_MIN,		/* anything will do (static content) */

@@ -27,21 +27,6 @@ struct sf_suppress_params {
 	sf_time_t background_frame_interval;
 };
 
-/* Things that always force a paint. */
-enum sf_repaint_force {
-	SF_FORCE_POINTER_MOVED = 1 << 0,
-	SF_FORCE_GEOMETRY = 1 << 1,	/* a view moved, mapped or restacked */
-	SF_FORCE_PLANE = 1 << 2,	/* plane assignment would change */
-	SF_FORCE_INPUT = 1 << 3,
-	SF_FORCE_OTHER = 1 << 4,	/* the adapter cannot tell: paint */
-};
-
-enum sf_repaint_decision {
-	SF_REPAINT_NOW = 0,
-	SF_REPAINT_DEFER,
-	SF_REPAINT_NOTHING,		/* nothing pending */
-};
-
 /* Why the gate decided what it did, for logs and stats. */
 enum sf_repaint_reason {
 	SF_REPAINT_REASON_NONE = 0,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include "sf-config.h"
 #include "sf-core.h"
 #include "sf-replay.h"
 #include "sf-scenario.h"
+#include "sf-stats.h"
 #include "sf-test.h"
 
 /* A recording stand-in for the adapter: what the core asked for. */

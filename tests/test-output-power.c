@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sf-config.h"
 #include "sf-core.h"
 #include "sf-governor.h"
+#include "sf-stats.h"
 #include "sf-test.h"
 
 #define MAX_OUTPUTS 4

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include "sf-config.h"
 #include "sf-core.h"
 #include "sf-recorder.h"
 #include "sf-replay.h"
+#include "sf-stats.h"
 #include "sf-test.h"
 
 /* Everything pending, as one string. */

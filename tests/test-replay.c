@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#include "sf-config.h"
 #include "sf-replay.h"
 #include "sf-scenario.h"
+#include "sf-stats.h"
 #include "sf-test.h"
 
 /* A digest of everything a run logged and reported. */

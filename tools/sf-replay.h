@@ -3,6 +3,7 @@
 #define SF_REPLAY_H
 
 #include "sf-core.h"
+#include "sf-energy.h"
 #include "sf-trace.h"
 
 /*

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sf-replay.h"
+#include "sf-stats.h"
 #include "sf-scenario.h"
 #include "sf-trace-file.h"
 

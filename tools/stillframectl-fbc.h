@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stillframectl fbc: how well an image would compress under line-by-line
- * framebuffer compression (common/sf-fbc.h), and what to do about it.
+ * framebuffer compression (common/include/sf-fbc.h), and what to do about it.
  */
 #ifndef STILLFRAMECTL_FBC_H
 #define STILLFRAMECTL_FBC_H

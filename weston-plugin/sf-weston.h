@@ -16,6 +16,7 @@
 #include <libweston/libweston.h>
 
 #include "sf-core.h"
+#include "sf-config.h"
 #include "sf-platform.h"
 #include "sf-tiles.h"
 

@@ -28,6 +28,7 @@
 #include <os.h>
 
 #include "sf-core.h"
+#include "sf-config.h"
 #include "sf-platform.h"
 #include "sf-tiles.h"
 #include "sf-hold.h"

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz-input.h"
+#include "sf-config.h"
 #include "sf-core.h"
 
 int

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sf-config.h"
 #include "sf-replay.h"
 #include "sf-trace.h"
 

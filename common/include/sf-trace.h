@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include "sf-types.h"
-#include "sf-selector.h"
 
 /*
  * The trace format: one event per line of text, documented in

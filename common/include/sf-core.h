@@ -4,12 +4,14 @@
 
 #include <stddef.h>
 #include "sf-types.h"
-#include "sf-activity.h"
-#include "sf-classifier.h"
-#include "sf-config.h"
-#include "sf-selector.h"
-#include "sf-stats.h"
-#include "sf-suppress.h"
+
+/* Declared where they are defined: the caller includes the header of a
+ * struct whose fields it reads or fills. */
+struct sf_config;		/* sf-config.h */
+struct sf_energy_totals;	/* sf-energy.h */
+struct sf_output_stats;		/* sf-stats.h */
+struct sf_surface_stats;	/* sf-stats.h */
+struct sf_writer;		/* sf-stats.h */
 
 /*
  * The policy as one object.  An adapter (the Weston plugin, the Xorg

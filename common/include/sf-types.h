@@ -108,6 +108,73 @@ enum sf_content_type {
 	SF_CONTENT_GAME = 3,
 };
 
+/* An output's mode as the adapter describes it (sf_output_create). */
+struct sf_mode {
+	int32_t width, height;
+	uint32_t refresh_mhz;
+	/* Switching to this mode from the current one is believed not to
+	 * blank the panel (same timings with another clock, VRR, seamless
+	 * M/N). */
+	bool seamless;
+	bool preferred;			/* the panel's native mode */
+};
+
+/* What the classifier made of a surface's commits
+ * (sf_surface_get_classification). */
+struct sf_classification {
+	enum sf_class cls;
+	/* ANIMATING, VIDEO: measured rate, snapped to a known video rate
+	 * when close, in mHz; 0 until SF_CLASSIFIER_RATE_MIN_INTERVALS
+	 * intervals have measured it.  0 otherwise. */
+	uint32_t rate_mhz;
+	/* BLINKING, TICKING: full period (on+off for blinks). 0 otherwise. */
+	sf_time_t period;
+	/* BLINKING with hashed content whose states could be told apart
+	 * (see sf_classifier_blink_phase): the hash of the state that
+	 * shows the caret, of the one that hides it, and where both are
+	 * drawn.  phases_known is false otherwise. */
+	bool phases_known;
+	uint64_t shown_hash, hidden_hash;
+	struct sf_box blink_extents;
+};
+
+/* A commit as the adapter reports it. */
+struct sf_commit_desc {
+	sf_time_t time;
+	const struct sf_box *boxes;	/* may be NULL when n_boxes == 0 */
+	uint32_t n_boxes;
+	bool has_hash;			/* hash of the damaged pixels is known */
+	uint64_t hash;
+	/* With the hash: the changed pixels unlike their surroundings
+	 * (struct sf_tile_change), which tells a blink's states apart. */
+	uint32_t ink;
+	/* The adapter compared the pixels (sf-tiles.h) and none changed:
+	 * recorded as identical whatever the hashes say. */
+	bool unchanged;
+};
+
+/* What one commit was, as seen by the tracker. */
+enum sf_commit_kind {
+	SF_COMMIT_CHANGED = 0,	/* damage with new (or unknown) content */
+	SF_COMMIT_EMPTY,	/* no damage at all */
+	SF_COMMIT_IDENTICAL,	/* damage whose pixels are as before */
+};
+
+/* Things that always force a paint. */
+enum sf_repaint_force {
+	SF_FORCE_POINTER_MOVED = 1 << 0,
+	SF_FORCE_GEOMETRY = 1 << 1,	/* a view moved, mapped or restacked */
+	SF_FORCE_PLANE = 1 << 2,	/* plane assignment would change */
+	SF_FORCE_INPUT = 1 << 3,
+	SF_FORCE_OTHER = 1 << 4,	/* the adapter cannot tell: paint */
+};
+
+enum sf_repaint_decision {
+	SF_REPAINT_NOW = 0,
+	SF_REPAINT_DEFER,
+	SF_REPAINT_NOTHING,		/* nothing pending */
+};
+
 const char *
 sf_idle_state_name(enum sf_idle_state state);
 
