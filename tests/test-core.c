@@ -5,88 +5,12 @@
 #include "sf-scenario.h"
 #include "sf-stats.h"
 #include "sf-test.h"
+#include "sf-test-core.h"
 
-/* A recording stand-in for the adapter: what the core asked for. */
-struct recorder {
-	size_t mode;
-	bool mode_fails;
-	unsigned mode_calls;
-	enum sf_dpms_level dpms;
-	int32_t backlight;
-	enum sf_reclock_level reclock;
-	unsigned calls;
-	unsigned repaint_requests;
-	char last_error[256];
-};
-
-static void
-rec_log(void *data, enum sf_log_level level, const char *message)
-{
-	struct recorder *r = data;
-
-	if (level == SF_LOG_ERROR)
-		snprintf(r->last_error, sizeof(r->last_error), "%s", message);
-}
-
-static bool
-rec_set_mode(void *data, struct sf_output *o, size_t mode)
-{
-	struct recorder *r = data;
-
-	r->calls++;
-	r->mode_calls++;
-	if (r->mode_fails)
-		return false;
-	r->mode = mode;
-	return true;
-}
-
-static bool
-rec_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
-{
-	struct recorder *r = data;
-
-	r->calls++;
-	r->dpms = level;
-	return true;
-}
-
-static bool
-rec_set_backlight(void *data, struct sf_output *o, int32_t percent)
-{
-	struct recorder *r = data;
-
-	r->calls++;
-	r->backlight = percent;
-	return true;
-}
-
-static bool
-rec_set_reclock(void *data, enum sf_reclock_level level)
-{
-	struct recorder *r = data;
-
-	r->calls++;
-	r->reclock = level;
-	return true;
-}
-
-static void
-rec_schedule_repaint(void *data, struct sf_output *o)
-{
-	struct recorder *r = data;
-
-	r->repaint_requests++;
-}
-
-static const struct sf_core_interface rec_interface = {
-	.log = rec_log,
-	.set_mode = rec_set_mode,
-	.set_dpms = rec_set_dpms,
-	.set_backlight = rec_set_backlight,
-	.set_reclock = rec_set_reclock,
-	.schedule_repaint = rec_schedule_repaint,
-};
+/* What the core asks for is written down by sf-test-core.h's recorder.
+ * The tests here track no output (one panel each: the last request of a
+ * kind is its own) and give the core no set_output_power unless a test
+ * says otherwise. */
 
 static const struct sf_mode panel_modes[] = {
 	{ 1920, 1080, 60000, false, true },
@@ -94,20 +18,8 @@ static const struct sf_mode panel_modes[] = {
 	{ 1920, 1080, 30000, true, false },
 };
 
-/* Runs the core's timers up to `until`, as an adapter's timer would. */
-static void
-run_until(struct sf_core *core, sf_time_t until)
-{
-	for (int guard = 0; guard < 10000; guard++) {
-		sf_time_t next = sf_core_next_deadline(core);
-		if (next > until)
-			return;
-		sf_core_dispatch(core, next);
-	}
-}
-
 static struct sf_core *
-make_core(struct recorder *r, struct sf_config *cfg, struct sf_output **o)
+make_core(struct sf_test_core *r, struct sf_config *cfg, struct sf_output **o)
 {
 	struct sf_config defaults;
 
@@ -115,39 +27,40 @@ make_core(struct recorder *r, struct sf_config *cfg, struct sf_output **o)
 		sf_config_init_defaults(&defaults);
 		cfg = &defaults;
 	}
-	*r = (struct recorder){ .backlight = 100 };
-	struct sf_core *core = sf_core_create(cfg, &rec_interface, r, 0);
+	sf_test_core_init(r);
+	struct sf_core *core = sf_core_create(cfg,
+		&sf_test_core_interface_no_power, r, 0);
 	*o = sf_output_create(core, "eDP-1", panel_modes, 3, 0, 0);
 	return core;
 }
 
 SF_TEST(idle_drops_refresh_reclocks_dims_and_blanks)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
 	sf_core_notify_input(core, SF_INPUT_KEY, SF_MSEC(10));
-	run_until(core, SF_MSEC(900));
+	sf_test_core_run_until(core, SF_MSEC(900));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
 	sf_assert_int_eq(r.mode_calls, 0);
 
 	/* 1 s after the last input: the lowest seamless mode >= 30 Hz. */
-	run_until(core, SF_MSEC(1010));
+	sf_test_core_run_until(core, SF_MSEC(1010));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
 	sf_assert_int_eq(r.mode, 2);
 	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
 	/* The clocks follow once the rate has settled. */
-	run_until(core, SF_MSEC(3010));
+	sf_test_core_run_until(core, SF_MSEC(3010));
 	sf_assert_int_eq(r.reclock, SF_RECLOCK_LOW);
 	sf_assert_int_eq(sf_core_get_reclock(core), SF_RECLOCK_LOW);
 
-	run_until(core, SF_SEC(121));
+	sf_test_core_run_until(core, SF_SEC(121));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DIM);
 	sf_assert_int_eq(r.backlight, 30);
-	run_until(core, SF_SEC(301));
+	sf_test_core_run_until(core, SF_SEC(301));
 	sf_assert_int_eq(r.dpms, SF_DPMS_STANDBY);
-	run_until(core, SF_SEC(601));
+	sf_test_core_run_until(core, SF_SEC(601));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DPMS_OFF);
 	sf_assert_int_eq(r.dpms, SF_DPMS_OFF);
 
@@ -163,11 +76,11 @@ SF_TEST(idle_drops_refresh_reclocks_dims_and_blanks)
 
 SF_TEST(keep_awake_lights_the_display_but_is_no_input)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
-	run_until(core, SF_SEC(601));
+	sf_test_core_run_until(core, SF_SEC(601));
 	sf_assert_int_eq(r.dpms, SF_DPMS_OFF);
 	unsigned mode_calls = r.mode_calls;
 
@@ -182,7 +95,7 @@ SF_TEST(keep_awake_lights_the_display_but_is_no_input)
 	/* Its heartbeat keeps it so. */
 	for (int t = 620; t <= 700; t += 10) {
 		sf_core_notify_keep_awake(core, SF_SEC(t));
-		run_until(core, SF_SEC(t));
+		sf_test_core_run_until(core, SF_SEC(t));
 		sf_assert_int_eq(sf_output_get_state(o),
 				 SF_STATE_LOW_REFRESH);
 	}
@@ -190,22 +103,22 @@ SF_TEST(keep_awake_lights_the_display_but_is_no_input)
 	/* The heartbeat stops: a minute after the last one the stages
 	 * count again, each its full timeout from then, as the server's own
 	 * screen saver would after a reset. */
-	run_until(core, SF_SEC(879));
+	sf_test_core_run_until(core, SF_SEC(879));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
-	run_until(core, SF_SEC(881));
+	sf_test_core_run_until(core, SF_SEC(881));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DIM);
-	run_until(core, SF_SEC(1361));
+	sf_test_core_run_until(core, SF_SEC(1361));
 	sf_assert_int_eq(r.dpms, SF_DPMS_OFF);
 	sf_core_destroy(core);
 }
 
 SF_TEST(destroy_restores_what_the_user_had)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
-	run_until(core, SF_SEC(400));
+	sf_test_core_run_until(core, SF_SEC(400));
 	sf_assert_int_eq(r.dpms, SF_DPMS_STANDBY);
 	sf_assert_int_eq(r.mode, 2);
 	sf_assert_int_eq(r.reclock, SF_RECLOCK_LOW);
@@ -220,7 +133,7 @@ SF_TEST(destroy_restores_what_the_user_had)
 
 SF_TEST(disabled_changes_nothing)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_config cfg;
 
@@ -239,7 +152,7 @@ SF_TEST(disabled_changes_nothing)
 		sf_assert_int_eq(sf_output_repaint(o, 0, c.time, &dl),
 				 SF_REPAINT_NOW);
 	}
-	run_until(core, SF_SEC(1000));
+	sf_test_core_run_until(core, SF_SEC(1000));
 	sf_assert_int_eq(r.calls, 0);
 	sf_assert_int_eq(sf_surface_get_frame_interval(s, SF_SEC(1000)), 0);
 	sf_core_destroy(core);
@@ -248,7 +161,7 @@ SF_TEST(disabled_changes_nothing)
 
 SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -264,7 +177,7 @@ SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
 			/* Hash 1 shows the 8x16 cursor. */
 			.ink = (t / SF_MSEC(500)) & 1 ? 128 : 0,
 		};
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(s, &c);
 		sf_time_t dl = 0;
 		if (sf_output_repaint(o, 0, t + SF_MSEC(10), &dl) ==
@@ -292,7 +205,7 @@ SF_TEST(blink_is_held_while_idle_and_flushed_on_input)
 	sf_core_notify_input(core, SF_INPUT_KEY, t);
 	sf_assert_int_eq(r.repaint_requests, before);
 	sf_assert(sf_core_next_deadline(core) <= t + SF_MSEC(17));
-	run_until(core, t + SF_MSEC(17));
+	sf_test_core_run_until(core, t + SF_MSEC(17));
 	sf_assert_int_eq(r.repaint_requests, before + 1);
 	sf_time_t dl;
 	sf_assert_int_eq(sf_output_repaint(o, 0, t + SF_MSEC(17), &dl),
@@ -315,7 +228,7 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 			/* Hash 1 shows the 8x16 cursor. */
 			.ink = (t / SF_MSEC(500)) & 1 ? 128 : 0,
 		};
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(s, &c);
 		sf_time_t dl;
 		if (sf_output_repaint(o, 0, t + SF_MSEC(10), &dl) ==
@@ -334,7 +247,7 @@ blink_for_a_while(struct sf_core *core, struct sf_output *o,
 SF_TEST(a_window_part_that_commits_nothing_along_with_a_blink_is_held_as_the_blink)
 {
 	for (int with_parent = 0; with_parent < 2; with_parent++) {
-		struct recorder r;
+		struct sf_test_core r;
 		struct sf_output *o;
 		struct sf_core *core = make_core(&r, NULL, &o);
 		struct sf_surface *win = sf_surface_create(core, 800, 600, 0);
@@ -355,7 +268,7 @@ SF_TEST(a_window_part_that_commits_nothing_along_with_a_blink_is_held_as_the_bli
 				.ink = (t / SF_MSEC(500)) & 1 ? 128 : 0,
 			};
 			struct sf_commit_desc empty = { .time = t };
-			run_until(core, t);
+			sf_test_core_run_until(core, t);
 			sf_surface_commit(deco, &empty);
 			sf_surface_commit(win, &c);
 			sf_time_t dl;
@@ -386,7 +299,7 @@ SF_TEST(a_window_part_that_commits_nothing_along_with_a_blink_is_held_as_the_bli
  * window; a surface is never its own part. */
 SF_TEST(a_part_of_a_part_belongs_to_the_window)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *win = sf_surface_create(core, 800, 600, 0);
@@ -407,15 +320,6 @@ SF_TEST(a_part_of_a_part_belongs_to_the_window)
 	sf_core_destroy(core);
 }
 
-static bool
-rec_set_output_power(void *data, struct sf_output *o, bool on)
-{
-	struct recorder *r = data;
-
-	r->calls++;
-	return true;
-}
-
 /* Found by tests/fuzz/fuzz-core: a dark output's held damage kept its
  * flush deadline (input sets it a frame ahead) in
  * sf_core_next_deadline(), but no flush is asked for while dark, so
@@ -424,12 +328,11 @@ rec_set_output_power(void *data, struct sf_output *o, bool on)
 SF_TEST(held_damage_of_a_dark_output_asks_for_no_dispatch)
 {
 	struct sf_config cfg;
-	struct recorder r = { .backlight = 100 };
-	struct sf_core_interface iface = rec_interface;
+	struct sf_test_core r = { .backlight = 100 };
 
-	iface.set_output_power = rec_set_output_power;
 	sf_config_init_defaults(&cfg);
-	struct sf_core *core = sf_core_create(&cfg, &iface, &r, 0);
+	struct sf_core *core = sf_core_create(&cfg, &sf_test_core_interface,
+					      &r, 0);
 	struct sf_output *o = sf_output_create(core, "eDP-1", panel_modes, 3,
 					       0, 0);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -489,17 +392,18 @@ SF_TEST(a_rate_left_unsettled_asks_for_no_dispatch_at_once)
 		{ 1920, 1080, 24000, false, false },
 	};
 	struct sf_config cfg;
-	struct recorder r = { .backlight = 100 };
+	struct sf_test_core r = { .backlight = 100 };
 
 	sf_config_init_defaults(&cfg);
 	sf_assert_int_eq(sf_config_set(&cfg, SF_CONFIG_NS_INI, "outputs",
 				       "all", NULL, 0), SF_CONFIG_OK);
-	struct sf_core *core = sf_core_create(&cfg, &rec_interface, &r, 0);
+	struct sf_core *core = sf_core_create(&cfg,
+		&sf_test_core_interface_no_power, &r, 0);
 	struct sf_output *o = sf_output_create(core, "HDMI-A-1", modes, 3,
 					       0, 0);
 	struct sf_surface *s = sf_surface_create(core, 1280, 720, 0);
 	sf_surface_set_output(s, o, 1.0, 0);
-	run_until(core, SF_SEC(51));
+	sf_test_core_run_until(core, SF_SEC(51));
 
 	/* Bursts read as a fast animation: a rate to settle in 2 s. */
 	sf_time_t t = SF_MSEC(51200);
@@ -548,7 +452,7 @@ SF_TEST(a_tick_is_held_but_only_a_background_one_throttled)
 
 	for (size_t k = 0; k < SF_ARRAY_LENGTH(priorities); k++) {
 		bool background = priorities[k] == SF_PRIORITY_BACKGROUND;
-		struct recorder r;
+		struct sf_test_core r;
 		struct sf_output *o;
 		struct sf_core *core = make_core(&r, NULL, &o);
 		struct sf_surface *s = sf_surface_create(core, 1024, 32, 0);
@@ -559,7 +463,7 @@ SF_TEST(a_tick_is_held_but_only_a_background_one_throttled)
 		sf_time_t next_allowed = 0, first_tick = 0;
 		for (sf_time_t t = SF_SEC(5); t < SF_SEC(125);
 		     t += SF_SEC(1)) {
-			run_until(core, t);
+			sf_test_core_run_until(core, t);
 			if (t < next_allowed)
 				continue;	/* waiting for its callback */
 			struct sf_box b = { 976, 0, 992, 32 };
@@ -616,7 +520,7 @@ SF_TEST(a_held_blink_keeps_its_class_through_the_backlog)
 	static const bool hold_it[] = { false, true };
 
 	for (size_t k = 0; k < SF_ARRAY_LENGTH(hold_it); k++) {
-		struct recorder r;
+		struct sf_test_core r;
 		struct sf_output *o;
 		struct sf_core *core = make_core(&r, NULL, &o);
 		struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -630,7 +534,7 @@ SF_TEST(a_held_blink_keeps_its_class_through_the_backlog)
 			sf_surface_set_held(s, true);
 		for (int i = 0; i < 12; i++) {
 			t += SF_SEC(1);
-			run_until(core, t);
+			sf_test_core_run_until(core, t);
 			if (hold_it[k])
 				sf_surface_set_held(s, false);
 			struct sf_box b = { 40, 300, 48, 316 };
@@ -657,7 +561,7 @@ SF_TEST(a_held_blink_keeps_its_class_through_the_backlog)
  * ticking surface, with the user away, and never an essential one. */
 SF_TEST(only_idle_blinks_and_ticks_may_hold_their_client)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -691,7 +595,7 @@ static sf_time_t
 gtk_entry_hides_for(sf_time_t start, sf_time_t flush,
 		    sf_time_t from, sf_time_t until, unsigned *repaints)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *entry = sf_surface_create(core, 400, 100, 0);
@@ -711,7 +615,7 @@ gtk_entry_hides_for(sf_time_t start, sf_time_t flush,
 		bool paint = false;
 		sf_time_t dl;
 
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		if (r.repaint_requests != asked) {	/* a deadline */
 			asked = r.repaint_requests;
 			paint = true;
@@ -797,7 +701,7 @@ static sf_time_t
 terminal_line_delay(sf_time_t first_line, sf_time_t quiet,
 		    sf_time_t until, unsigned *quiet_repaints)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *term = sf_surface_create(core, 800, 600, 0);
@@ -814,7 +718,7 @@ terminal_line_delay(sf_time_t first_line, sf_time_t quiet,
 		bool paint = false;
 		sf_time_t dl;
 
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		if (r.repaint_requests != asked) {	/* a deadline */
 			asked = r.repaint_requests;
 			paint = true;
@@ -910,7 +814,7 @@ SF_TEST(a_blink_s_frame_callbacks_are_released_with_the_next_repaint)
  * runs, so the client is held only after it drew the caret. */
 SF_TEST(a_blinking_client_is_held_only_after_showing_the_caret)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -941,7 +845,7 @@ SF_TEST(a_blinking_client_is_held_only_after_showing_the_caret)
  * held again only after two more blinks of its own. */
 SF_TEST(a_blink_drawn_again_unchanged_keeps_its_phase)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -977,7 +881,7 @@ SF_TEST(a_blink_drawn_again_unchanged_keeps_its_phase)
 
 SF_TEST(essential_surfaces_are_never_held_or_throttled)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -998,7 +902,7 @@ SF_TEST(essential_surfaces_are_never_held_or_throttled)
 		.time = end, .boxes = &b, .n_boxes = 1, .has_hash = true,
 		.hash = 0, .ink = 0,
 	};
-	run_until(core, end);
+	sf_test_core_run_until(core, end);
 	sf_surface_commit(s, &c);
 	sf_time_t dl;
 	sf_assert_int_eq(sf_output_repaint(o, 0, end + SF_MSEC(10), &dl),
@@ -1021,7 +925,7 @@ play_24fps(struct sf_core *core, struct sf_surface *s, sf_time_t t,
 		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
 				    .has_hash = true, .hash = (uint64_t)f };
 		struct sf_commit_desc empty = { .time = t };
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(s, f % 3 == 2 ? &empty : &c);
 	}
 	return t;
@@ -1029,7 +933,7 @@ play_24fps(struct sf_core *core, struct sf_surface *s, sf_time_t t,
 
 SF_TEST(videos_are_never_throttled_or_held)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
@@ -1082,7 +986,7 @@ SF_TEST(videos_are_never_throttled_or_held)
 	for (int f = 0; f < 24 * 5; f++, t += SF_SEC(1) / 24) {
 		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
 				    .has_hash = true, .hash = (uint64_t)f };
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(v, &c);
 	}
 	sf_assert_int_eq(sf_surface_get_classification(v)->cls,
@@ -1096,7 +1000,7 @@ SF_TEST(videos_are_never_throttled_or_held)
 
 SF_TEST(rare_commits_may_read_larger_damage)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_config cfg;
 
@@ -1136,7 +1040,7 @@ SF_TEST(rare_commits_may_read_larger_damage)
 
 SF_TEST(background_surfaces_are_throttled_even_when_focused)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
@@ -1191,7 +1095,7 @@ commit_frame(struct sf_surface *s, sf_time_t t, bool same_pixels,
 
 SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 200, 200, 0);
@@ -1241,7 +1145,7 @@ SF_TEST(an_animation_is_read_by_samples_until_it_repeats_itself)
 
 SF_TEST(pause_restores_and_resume_starts_active)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -1265,7 +1169,7 @@ SF_TEST(pause_restores_and_resume_starts_active)
 	sf_assert_int_ge(r.repaint_requests, requests);
 	/* Long idle while paused: no stage acts. */
 	unsigned calls = r.calls;
-	run_until(core, end + SF_SEC(1200));
+	sf_test_core_run_until(core, end + SF_SEC(1200));
 	sf_assert_int_eq(r.calls, calls);
 	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
 
@@ -1274,7 +1178,7 @@ SF_TEST(pause_restores_and_resume_starts_active)
 	sf_core_set_paused(core, false, back);
 	sf_assert(!sf_core_is_paused(core));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_ACTIVE);
-	run_until(core, back + SF_SEC(5));
+	sf_test_core_run_until(core, back + SF_SEC(5));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
 	sf_assert_int_eq(r.mode, 2);
 	sf_core_destroy(core);
@@ -1282,7 +1186,7 @@ SF_TEST(pause_restores_and_resume_starts_active)
 
 SF_TEST(held_damage_is_flushed_at_its_deadline)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
@@ -1294,7 +1198,7 @@ SF_TEST(held_damage_is_flushed_at_its_deadline)
 				    .has_hash = true, .hash = 7 };
 	struct sf_commit_desc c2 = { .time = SF_SEC(11), .boxes = &b, .n_boxes = 1,
 				    .has_hash = true, .hash = 7 };
-	run_until(core, SF_SEC(10));
+	sf_test_core_run_until(core, SF_SEC(10));
 	sf_surface_commit(s, &c1);
 	sf_time_t dl;
 	sf_output_repaint(o, 0, SF_SEC(10), &dl);
@@ -1303,7 +1207,7 @@ SF_TEST(held_damage_is_flushed_at_its_deadline)
 			 SF_REPAINT_DEFER);
 	sf_assert_int_eq(dl, SF_SEC(12));
 	unsigned before = r.repaint_requests;
-	run_until(core, SF_SEC(12));
+	sf_test_core_run_until(core, SF_SEC(12));
 	sf_assert_int_eq(r.repaint_requests, before + 1);
 	sf_assert_int_eq(sf_output_repaint(o, 0, SF_SEC(12), &dl),
 			 SF_REPAINT_NOW);
@@ -1313,12 +1217,12 @@ SF_TEST(held_damage_is_flushed_at_its_deadline)
 
 SF_TEST(inhibitor_keeps_the_screen_on)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
 	sf_output_inhibit(o, 0);
-	run_until(core, SF_SEC(3600));
+	sf_test_core_run_until(core, SF_SEC(3600));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_LOW_REFRESH);
 	sf_assert_int_eq(r.dpms, SF_DPMS_ON);
 	sf_assert_int_eq(r.backlight, 100);
@@ -1326,32 +1230,32 @@ SF_TEST(inhibitor_keeps_the_screen_on)
 	/* Unbalanced uninhibit is a bug report, not a crash. */
 	sf_output_uninhibit(o, SF_SEC(3600));
 	sf_assert_str_contains(r.last_error, "uninhibited more often");
-	run_until(core, SF_SEC(3600 + 121));
+	sf_test_core_run_until(core, SF_SEC(3600 + 121));
 	sf_assert_int_eq(sf_output_get_state(o), SF_STATE_DIM);
 	sf_core_destroy(core);
 }
 
 SF_TEST(failed_mode_switch_is_logged_and_not_retried)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
 	r.mode_fails = true;
-	run_until(core, SF_SEC(5));
+	sf_test_core_run_until(core, SF_SEC(5));
 	sf_assert_int_eq(r.mode_calls, 1);
 	sf_assert_str_contains(r.last_error, "output eDP-1");
 	sf_assert_str_contains(r.last_error, "failed");
 	sf_assert_int_eq(sf_output_get_mode(o), 0);
 	sf_core_notify_input(core, SF_INPUT_KEY, SF_SEC(6));
-	run_until(core, SF_SEC(20));
+	sf_test_core_run_until(core, SF_SEC(20));
 	sf_assert_int_eq(r.mode_calls, 1);
 	sf_core_destroy(core);
 }
 
 SF_TEST(paused_video_stops_keeping_clocks_up)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *v = sf_surface_create(core, 1280, 720, 0);
@@ -1362,7 +1266,7 @@ SF_TEST(paused_video_stops_keeping_clocks_up)
 	for (int f = 0; f < 24 * 10; f++, t = SF_SEC(2) + SF_SEC(f) / 24) {
 		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
 				    .has_hash = true, .hash = (uint64_t)f };
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(v, &c);
 	}
 	sf_assert_int_eq(sf_surface_get_classification(v)->cls,
@@ -1372,7 +1276,7 @@ SF_TEST(paused_video_stops_keeping_clocks_up)
 	sf_assert_int_eq(r.reclock, SF_RECLOCK_NORMAL);
 
 	/* Paused: no commits.  The class decays and the clocks drop. */
-	run_until(core, t + SF_SEC(10));
+	sf_test_core_run_until(core, t + SF_SEC(10));
 	sf_assert_int_eq(sf_surface_get_classification(v)->cls,
 			 SF_CLASS_STATIC);
 	sf_assert_int_eq(r.mode, 2);
@@ -1386,7 +1290,7 @@ SF_TEST(paused_video_stops_keeping_clocks_up)
  * paced by the output, then measured 30 fps and kept it there. */
 SF_TEST(an_animation_s_hitch_does_not_drop_its_refresh)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 250, 250, 0);
@@ -1401,7 +1305,7 @@ SF_TEST(an_animation_s_hitch_does_not_drop_its_refresh)
 		struct sf_commit_desc c = { .time = t, .boxes = &b,
 					    .n_boxes = 1, .has_hash = true,
 					    .hash = (uint64_t)f };
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(s, &c);
 		sf_output_repaint(o, 0, t, NULL);
 		if (f == 590)
@@ -1433,11 +1337,11 @@ status_refresh_mhz(struct sf_core *core, sf_time_t now)
  * remembered, and pause "put back" 60 Hz. */
 SF_TEST(a_mode_the_user_set_is_the_one_kept_and_put_back)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
-	run_until(core, SF_SEC(5));
+	sf_test_core_run_until(core, SF_SEC(5));
 	sf_assert_int_eq(r.mode, 2);
 	unsigned calls = r.mode_calls;
 
@@ -1454,9 +1358,9 @@ SF_TEST(a_mode_the_user_set_is_the_one_kept_and_put_back)
 	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(5)), 48000);
 	/* Still idle: the user's mode is shown for the dwell, then the
 	 * rate drops within the new list. */
-	run_until(core, SF_SEC(6));
+	sf_test_core_run_until(core, SF_SEC(6));
 	sf_assert_int_eq(r.mode_calls, calls);
-	run_until(core, SF_SEC(8));
+	sf_test_core_run_until(core, SF_SEC(8));
 	sf_assert_int_eq(r.mode, 2);
 	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(8)), 30000);
 	/* Input: the user's 48 Hz, not the 60 Hz of before. */
@@ -1465,12 +1369,12 @@ SF_TEST(a_mode_the_user_set_is_the_one_kept_and_put_back)
 	sf_assert_int_eq(r.mode, 0);
 	sf_assert_int_eq(sf_output_get_mode(o), 0);
 	/* Idle again, then paused: 48 Hz is what goes back. */
-	run_until(core, SF_SEC(20));
+	sf_test_core_run_until(core, SF_SEC(20));
 	sf_assert_int_eq(r.mode, 2);
 	sf_core_set_paused(core, true, SF_SEC(20));
 	sf_assert_int_eq(r.mode, 0);
 	sf_core_set_paused(core, false, SF_SEC(21));
-	run_until(core, SF_SEC(30));
+	sf_test_core_run_until(core, SF_SEC(30));
 	sf_assert_int_eq(r.mode, 2);
 	/* And at exit. */
 	sf_core_destroy(core);
@@ -1482,12 +1386,12 @@ SF_TEST(a_mode_the_user_set_is_the_one_kept_and_put_back)
  * the screen) is tried again rather than given up for good. */
 SF_TEST(a_new_resolution_replaces_the_modes_and_a_failed_switch_is_retried)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
 	r.mode_fails = true;
-	run_until(core, SF_SEC(5));
+	sf_test_core_run_until(core, SF_SEC(5));
 	sf_assert_int_eq(r.mode_calls, 1);
 	sf_assert_int_eq(sf_output_get_mode(o), 0);
 	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(5)), 60000);
@@ -1499,7 +1403,7 @@ SF_TEST(a_new_resolution_replaces_the_modes_and_a_failed_switch_is_retried)
 	r.mode_fails = false;
 	sf_assert(sf_output_set_modes(o, smaller, 2, 0, SF_SEC(5)));
 	sf_assert_int_le(sf_core_next_deadline(core), SF_SEC(5));
-	run_until(core, SF_SEC(10));
+	sf_test_core_run_until(core, SF_SEC(10));
 	sf_assert_int_eq(r.mode_calls, 2);
 	sf_assert_int_eq(r.mode, 1);
 	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(10)), 30000);
@@ -1523,7 +1427,7 @@ SF_TEST(a_new_resolution_replaces_the_modes_and_a_failed_switch_is_retried)
 
 SF_TEST(status_names_outputs_and_surfaces)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 100, 100, 0);
@@ -1534,7 +1438,7 @@ SF_TEST(status_names_outputs_and_surfaces)
 	sf_surface_set_output(s, o, 0.01, 0);
 	/* Past new-window-native (3 s), which holds a new window's output
 	 * at native. */
-	run_until(core, SF_SEC(4));
+	sf_test_core_run_until(core, SF_SEC(4));
 	sf_buffer_writer_init(&bw, buf, sizeof(buf));
 	sf_core_write_status(core, SF_SEC(4), SF_STATUS_TEXT, &bw.writer);
 	sf_assert_str_contains(buf, "output.eDP-1.state low-refresh\n");
@@ -1584,14 +1488,14 @@ demo_emit(void *data, const struct sf_trace_event *ev)
 
 SF_TEST(hint_outside_a_repaint_is_served_at_the_next_dispatch)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 1920, 1080, 0);
 	sf_surface_set_output(s, o, 1.0, 0);
 
 	/* Idle: down to 30 Hz. */
-	run_until(core, SF_SEC(10));
+	sf_test_core_run_until(core, SF_SEC(10));
 	sf_assert_int_eq(r.mode, 2);
 	/* A player announces 24 fps: the core asks to be run at once, not
 	 * at the next timer, and raises the rate when it is. */
@@ -1606,13 +1510,14 @@ SF_TEST(hint_outside_a_repaint_is_served_at_the_next_dispatch)
 /* The default core with the panel running its 30 Hz mode from the
  * start, as a run that died at low refresh leaves it. */
 static struct sf_core *
-make_core_at_30hz(struct recorder *r, struct sf_output **o)
+make_core_at_30hz(struct sf_test_core *r, struct sf_output **o)
 {
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
-	*r = (struct recorder){ .backlight = 100, .mode = 2 };
-	struct sf_core *core = sf_core_create(&cfg, &rec_interface, r, 0);
+	*r = (struct sf_test_core){ .backlight = 100, .mode = 2 };
+	struct sf_core *core = sf_core_create(&cfg,
+		&sf_test_core_interface_no_power, r, 0);
 	*o = sf_output_create(core, "eDP-1", panel_modes, 3, 2, 0);
 	return core;
 }
@@ -1624,7 +1529,7 @@ make_core_at_30hz(struct recorder *r, struct sf_output **o)
  * was taken for native.) */
 SF_TEST(an_output_created_at_a_low_rate_keeps_the_user_s_rate)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core_at_30hz(&r, &o);
 
@@ -1646,7 +1551,7 @@ SF_TEST(an_output_created_at_a_low_rate_keeps_the_user_s_rate)
 	for (sf_time_t t = SF_SEC(1); t < SF_SEC(20); t += SF_MSEC(16)) {
 		struct sf_commit_desc c = { .time = t, .boxes = &b,
 					    .n_boxes = 1 };
-		run_until(core, t);
+		sf_test_core_run_until(core, t);
 		sf_surface_commit(s, &c);
 		sf_output_repaint(o, 0, t, NULL);
 	}
@@ -1727,14 +1632,15 @@ static const struct sf_mode x_modes[] = {
 };
 
 static struct sf_core *
-make_core_with(struct recorder *r, const struct sf_mode *modes,
+make_core_with(struct sf_test_core *r, const struct sf_mode *modes,
 	       size_t n_modes, size_t current, struct sf_output **o)
 {
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
-	*r = (struct recorder){ .backlight = 100, .mode = current };
-	struct sf_core *core = sf_core_create(&cfg, &rec_interface, r, 0);
+	*r = (struct sf_test_core){ .backlight = 100, .mode = current };
+	struct sf_core *core = sf_core_create(&cfg,
+		&sf_test_core_interface_no_power, r, 0);
 	*o = sf_output_create(core, "eDP-1", modes, n_modes, current, 0);
 	return core;
 }
@@ -1748,7 +1654,7 @@ frame_at(struct sf_core *core, struct sf_output *o, struct sf_surface *s,
 	struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
 				    .has_hash = true, .hash = n };
 
-	run_until(core, t);
+	sf_test_core_run_until(core, t);
 	sf_surface_commit(s, &c);
 	sf_output_repaint(o, 0, t, NULL);
 }
@@ -1763,7 +1669,7 @@ refresh_now(const struct sf_output *o)
  * user's 60 Hz, where 24 fps plays exactly. */
 SF_TEST(input_during_a_video_stays_at_the_user_s_rate)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core_with(&r, kms_modes, 4, 1, &o);
 	struct sf_surface *s = sf_surface_create(core, 1920, 1080, 0);
@@ -1785,7 +1691,7 @@ SF_TEST(input_during_a_video_stays_at_the_user_s_rate)
  * switch in a minute: the rate never holds still long enough. */
 SF_TEST(a_wandering_animation_does_not_hunt)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core_with(&r, kms_modes, 4, 1, &o);
 	struct sf_surface *s = sf_surface_create(core, 400, 300, 0);
@@ -1814,7 +1720,7 @@ SF_TEST(a_wandering_animation_does_not_hunt)
  * seconds here: at 25 fps, catching up at the output's 48 Hz, a stall. */
 SF_TEST(a_video_s_odd_frames_do_not_move_its_mode)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core_with(&r, x_modes, 6, 0, &o);
 	struct sf_surface *s = sf_surface_create(core, 1280, 1024, 0);
@@ -1844,13 +1750,13 @@ SF_TEST(a_video_s_odd_frames_do_not_move_its_mode)
  * good.  At the output's own low rate a reading says nothing: native. */
 SF_TEST(an_animation_paced_by_the_low_rate_gets_native)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 	struct sf_surface *s = sf_surface_create(core, 400, 300, 0);
 	sf_surface_set_output(s, o, 0.06, 0);
 
-	run_until(core, SF_SEC(10));
+	sf_test_core_run_until(core, SF_SEC(10));
 	sf_assert_int_eq(refresh_now(o), 30000);
 	sf_time_t t = SF_SEC(10);
 	for (uint64_t f = 0; t < SF_SEC(40); f++) {
@@ -1868,24 +1774,24 @@ SF_TEST(an_animation_paced_by_the_low_rate_gets_native)
  * (3 s), and then the output drops again. */
 SF_TEST(a_new_window_runs_at_native_for_its_first_seconds)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
-	run_until(core, SF_SEC(10));
+	sf_test_core_run_until(core, SF_SEC(10));
 	sf_assert_int_eq(refresh_now(o), 30000);
 	struct sf_surface *s = sf_surface_create(core, 400, 300, SF_SEC(10));
 	sf_surface_set_output(s, o, 0.06, SF_SEC(10));
-	run_until(core, SF_SEC(10));
+	sf_test_core_run_until(core, SF_SEC(10));
 	sf_assert_int_eq(refresh_now(o), 60000);
-	run_until(core, SF_SEC(13) - 1);
+	sf_test_core_run_until(core, SF_SEC(13) - 1);
 	sf_assert_int_eq(refresh_now(o), 60000);
-	run_until(core, SF_SEC(13));
+	sf_test_core_run_until(core, SF_SEC(13));
 	sf_assert_int_eq(refresh_now(o), 30000);
 	/* Hidden and shown again, it is no longer new. */
 	sf_surface_set_output(s, o, 0, SF_SEC(20));
 	sf_surface_set_output(s, o, 0.06, SF_SEC(21));
-	run_until(core, SF_SEC(21));
+	sf_test_core_run_until(core, SF_SEC(21));
 	sf_assert_int_eq(refresh_now(o), 30000);
 	sf_core_destroy(core);
 }
@@ -1899,11 +1805,11 @@ SF_TEST_MAIN()
  * at once. */
 SF_TEST(a_switch_that_fails_later_leaves_the_mode_running)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_output *o;
 	struct sf_core *core = make_core(&r, NULL, &o);
 
-	run_until(core, SF_SEC(5));
+	sf_test_core_run_until(core, SF_SEC(5));
 	sf_assert_int_eq(r.mode_calls, 1);
 	size_t taken = sf_output_get_mode(o);
 	sf_assert_int_ne(taken, 0);
@@ -1914,7 +1820,7 @@ SF_TEST(a_switch_that_fails_later_leaves_the_mode_running)
 	sf_assert_int_eq(status_refresh_mhz(core, SF_SEC(5)), 60000);
 	/* No more switches until the modes change. */
 	sf_core_notify_input(core, SF_INPUT_KEY, SF_SEC(6));
-	run_until(core, SF_SEC(20));
+	sf_test_core_run_until(core, SF_SEC(20));
 	sf_assert_int_eq(r.mode_calls, 1);
 	/* A mode index out of range changes nothing. */
 	sf_output_mode_switch_failed(o, 99, SF_SEC(20));

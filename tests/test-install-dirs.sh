@@ -6,32 +6,17 @@
 # DESTDIR/prefix.  With the prefix /usr the modules and the rule go where
 # pkg-config says, which may be outside it (/lib/udev): nothing to check.
 # Arguments: the build folder and its prefix.
-set -u
+. "$(dirname "$0")/tap.sh"
 build=$1
 prefix=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_at_exit 'rm -rf "$tmp"'
 
-echo "1..2"
-if [ "$prefix" = /usr ]; then
-	echo "ok 1 # SKIP the prefix is /usr"
-	echo "ok 2 # SKIP the prefix is /usr"
-	exit 0
-fi
-if meson install -C "$build" --no-rebuild --destdir "$tmp/d" \
-	> "$tmp/log" 2>&1; then
-	echo "ok 1 - meson install into a DESTDIR"
-else
-	sed 's/^/# /' "$tmp/log"
-	echo "not ok 1 - meson install into a DESTDIR"
-	exit 1
-fi
+[ "$prefix" != /usr ] || tap_skip_all "the prefix is /usr"
+meson install -C "$build" --no-rebuild --destdir "$tmp/d" > "$tmp/log" 2>&1
+tap_result $? "meson install into a DESTDIR" || tap_diag "$(cat "$tmp/log")"
 outside=$(cd "$tmp/d" && find . ! -type d | sed 's|^\.||' |
 	grep -v "^$prefix/")
-if [ -z "$outside" ]; then
-	echo "ok 2 - every installed file is under $prefix"
-else
-	printf '%s\n' "$outside" | sed "s|^|# outside $prefix: |"
-	echo "not ok 2 - every installed file is under $prefix"
-	exit 1
-fi
+tap_is "$outside" "" "every installed file is under $prefix" ||
+	tap_diag "$(printf '%s\n' "$outside" | sed "s|^|outside $prefix: |")"
+tap_done

@@ -13,106 +13,14 @@
 #include "sf-governor.h"
 #include "sf-stats.h"
 #include "sf-test.h"
+#include "sf-test-core.h"
 
-#define MAX_OUTPUTS 4
-
-/* A recording stand-in for the adapter, per output. */
-struct recorder {
-	struct sf_output *outputs[MAX_OUTPUTS];
-	bool powered[MAX_OUTPUTS];
-	enum sf_dpms_level dpms[MAX_OUTPUTS];
-	unsigned power_calls[MAX_OUTPUTS];
-	unsigned dpms_calls[MAX_OUTPUTS];
-	unsigned repaints[MAX_OUTPUTS];
-	bool power_fails;
-	bool no_power_hook;
-	char last_info[256];
-	char last_error[256];
-};
-
-static int
-index_of(struct recorder *r, struct sf_output *o)
-{
-	for (int i = 0; i < MAX_OUTPUTS; i++)
-		if (r->outputs[i] == o)
-			return i;
-	return -1;
-}
-
-static void
-rec_log(void *data, enum sf_log_level level, const char *message)
-{
-	struct recorder *r = data;
-
-	if (level == SF_LOG_ERROR)
-		snprintf(r->last_error, sizeof(r->last_error), "%s", message);
-	else if (level == SF_LOG_INFO)
-		snprintf(r->last_info, sizeof(r->last_info), "%s", message);
-}
-
-static bool
-rec_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
-{
-	struct recorder *r = data;
-	int i = index_of(r, o);
-
-	if (i < 0)
-		return false;
-	r->dpms[i] = level;
-	r->dpms_calls[i]++;
-	return true;
-}
-
-static bool
-rec_set_output_power(void *data, struct sf_output *o, bool on)
-{
-	struct recorder *r = data;
-	int i = index_of(r, o);
-
-	if (i < 0 || r->power_fails)
-		return false;
-	r->powered[i] = on;
-	r->power_calls[i]++;
-	return true;
-}
-
-static void
-rec_schedule_repaint(void *data, struct sf_output *o)
-{
-	struct recorder *r = data;
-	int i = index_of(r, o);
-
-	if (i >= 0)
-		r->repaints[i]++;
-}
-
-static const struct sf_core_interface rec_interface = {
-	.log = rec_log,
-	.set_dpms = rec_set_dpms,
-	.set_output_power = rec_set_output_power,
-	.schedule_repaint = rec_schedule_repaint,
-};
-
-static const struct sf_core_interface rec_interface_no_power = {
-	.log = rec_log,
-	.set_dpms = rec_set_dpms,
-	.schedule_repaint = rec_schedule_repaint,
-};
+/* What the core asks for, per output, is written down by sf-test-core.h's
+ * recorder; add_output() tracks each output. */
 
 static const struct sf_mode modes[] = {
 	{ 1920, 1080, 60000, false, true },
 };
-
-static void
-run_until(struct sf_core *core, sf_time_t until)
-{
-	for (int guard = 0; guard < 10000; guard++) {
-		sf_time_t next = sf_core_next_deadline(core);
-		if (next > until)
-			return;
-		sf_core_dispatch(core, next);
-	}
-}
 
 /* Helpers cannot assert; a value the table refuses shows up as the
  * default in the checks that follow. */
@@ -128,25 +36,23 @@ config_set(struct sf_config *cfg, const char *key, const char *value)
 
 /* An adapter's order: create, tie the data, say the kind. */
 static struct sf_output *
-add_output(struct sf_core *core, struct recorder *r, int i,
+add_output(struct sf_core *core, struct sf_test_core *r, int i,
 	   const char *name, enum sf_output_kind kind, sf_time_t now)
 {
 	struct sf_output *o = sf_output_create(core, name, modes, 1, 0, now);
 
 	if (!o)
 		abort();	/* out of memory in a test */
-	r->outputs[i] = o;
-	r->powered[i] = true;
+	sf_test_core_track(r, i, o);
 	sf_output_set_kind(o, kind, now);
 	return o;
 }
 
 static struct sf_core *
-make_core(struct recorder *r, struct sf_config *cfg)
+make_core(struct sf_test_core *r, struct sf_config *cfg)
 {
-	memset(r, 0, sizeof(*r));
-	return sf_core_create(cfg, r->no_power_hook ? &rec_interface_no_power
-						    : &rec_interface, r, 0);
+	sf_test_core_init(r);
+	return sf_core_create(cfg, &sf_test_core_interface, r, 0);
 }
 
 SF_TEST(output_kinds_from_names)
@@ -249,7 +155,7 @@ SF_TEST(external_timeouts_apply_to_outputs_on_cables)
 
 SF_TEST(unneeded_output_is_powered_off_and_not_painted)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -276,11 +182,11 @@ SF_TEST(unneeded_output_is_powered_off_and_not_painted)
 					   SF_SEC(1), NULL), SF_REPAINT_NOW);
 
 	/* Input wakes the panel only; the off output is not lit by it. */
-	run_until(core, SF_SEC(700));
-	sf_assert_int_eq(r.dpms[0], SF_DPMS_OFF);
+	sf_test_core_run_until(core, SF_SEC(700));
+	sf_assert_int_eq(r.output_dpms[0], SF_DPMS_OFF);
 	unsigned hdmi_dpms = r.dpms_calls[1];
 	sf_core_notify_input(core, SF_INPUT_KEY, SF_SEC(701));
-	sf_assert_int_eq(r.dpms[0], SF_DPMS_ON);
+	sf_assert_int_eq(r.output_dpms[0], SF_DPMS_ON);
 	sf_assert_int_eq(r.dpms_calls[1], hdmi_dpms);
 	sf_assert(!r.powered[1]);
 
@@ -304,7 +210,7 @@ SF_TEST(unneeded_output_is_powered_off_and_not_painted)
 
 SF_TEST(request_on_off_auto)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -349,7 +255,7 @@ SF_TEST(request_on_off_auto)
 
 SF_TEST(hotplug_powers_on_unless_configured)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -375,7 +281,7 @@ SF_TEST(hotplug_powers_on_unless_configured)
 
 SF_TEST(external_blanks_on_its_own_timeouts)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -387,20 +293,20 @@ SF_TEST(external_blanks_on_its_own_timeouts)
 	struct sf_output *hdmi = add_output(core, &r, 1, "HDMI-A-1",
 					    SF_OUTPUT_KIND_EXTERNAL, 0);
 
-	run_until(core, SF_SEC(31));
+	sf_test_core_run_until(core, SF_SEC(31));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
 	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_LOW_REFRESH);
-	run_until(core, SF_SEC(61));
-	sf_assert_int_eq(r.dpms[1], SF_DPMS_OFF);
+	sf_test_core_run_until(core, SF_SEC(61));
+	sf_assert_int_eq(r.output_dpms[1], SF_DPMS_OFF);
 	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_LOW_REFRESH);
-	run_until(core, SF_SEC(301));
-	sf_assert_int_eq(r.dpms[0], SF_DPMS_STANDBY);
+	sf_test_core_run_until(core, SF_SEC(301));
+	sf_assert_int_eq(r.output_dpms[0], SF_DPMS_STANDBY);
 	sf_core_destroy(core);
 }
 
 SF_TEST(wake_request_limits_the_depth_for_a_while)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -413,14 +319,14 @@ SF_TEST(wake_request_limits_the_depth_for_a_while)
 
 	sf_output_request_power(hdmi, SF_OUTPUT_POWER_ON, SF_SEC(1));
 	/* Standby wakes within the 1000 ms limit, off (2.5 s) does not. */
-	run_until(core, SF_SEC(200));
+	sf_test_core_run_until(core, SF_SEC(200));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
-	sf_assert_int_eq(r.dpms[0], SF_DPMS_STANDBY);
+	sf_assert_int_eq(r.output_dpms[0], SF_DPMS_STANDBY);
 	/* The hold ends 300 s after the request; off follows its full
 	 * timeout from then. */
-	run_until(core, SF_SEC(302));
+	sf_test_core_run_until(core, SF_SEC(302));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
-	run_until(core, SF_SEC(362));
+	sf_test_core_run_until(core, SF_SEC(362));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_OFF);
 	sf_core_destroy(core);
 
@@ -429,7 +335,7 @@ SF_TEST(wake_request_limits_the_depth_for_a_while)
 	core = make_core(&r, &cfg);
 	hdmi = add_output(core, &r, 0, "HDMI-A-1", SF_OUTPUT_KIND_EXTERNAL, 0);
 	sf_output_notify_hotplug(hdmi, SF_SEC(1));
-	run_until(core, SF_SEC(200));
+	sf_test_core_run_until(core, SF_SEC(200));
 	sf_assert(sf_output_get_state(hdmi) <= SF_STATE_DIM);
 	sf_assert_int_eq(r.dpms_calls[0], 0);
 	sf_core_destroy(core);
@@ -437,7 +343,7 @@ SF_TEST(wake_request_limits_the_depth_for_a_while)
 
 SF_TEST(powered_off_time_is_counted_and_saves_the_port)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 	struct sf_energy_totals before, after;
 
@@ -477,7 +383,7 @@ SF_TEST(powered_off_time_is_counted_and_saves_the_port)
 
 SF_TEST(failures_keep_the_output_as_it_is)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -494,11 +400,11 @@ SF_TEST(failures_keep_the_output_as_it_is)
 	sf_core_destroy(core);
 
 	/* An adapter without the hook: said once, never pretended. */
-	struct recorder r2;
-	memset(&r2, 0, sizeof(r2));
-	core = sf_core_create(&cfg, &rec_interface_no_power, &r2, 0);
+	struct sf_test_core r2;
+	sf_test_core_init(&r2);
+	core = sf_core_create(&cfg, &sf_test_core_interface_no_power, &r2, 0);
 	hdmi = sf_output_create(core, "HDMI-A-1", modes, 1, 0, 0);
-	r2.outputs[0] = hdmi;
+	sf_test_core_track(&r2, 0, hdmi);
 	sf_output_set_kind(hdmi, SF_OUTPUT_KIND_EXTERNAL, 0);
 	sf_assert(sf_output_is_powered(hdmi));
 	sf_assert_str_contains(r2.last_info, "cannot be powered off here");
@@ -507,7 +413,7 @@ SF_TEST(failures_keep_the_output_as_it_is)
 
 SF_TEST(kind_guessed_and_applied_at_first_dispatch)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -528,7 +434,7 @@ SF_TEST(kind_guessed_and_applied_at_first_dispatch)
 
 SF_TEST(inhibitor_holds_only_the_output_showing_it)
 {
-	struct recorder r;
+	struct sf_test_core r;
 	struct sf_config cfg;
 
 	sf_config_init_defaults(&cfg);
@@ -545,7 +451,7 @@ SF_TEST(inhibitor_holds_only_the_output_showing_it)
 	sf_surface_inhibit(video, 0);
 	/* Not shown anywhere yet: holds nothing. */
 	sf_surface_set_output(video, panel, 1.0, SF_SEC(1));
-	run_until(core, SF_SEC(31));
+	sf_test_core_run_until(core, SF_SEC(31));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
 	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_LOW_REFRESH);
 
@@ -554,14 +460,14 @@ SF_TEST(inhibitor_holds_only_the_output_showing_it)
 	 * (the video just ended, as far as it knows). */
 	sf_surface_set_output(video, hdmi, 1.0, SF_SEC(40));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_LOW_REFRESH);
-	run_until(core, SF_SEC(69));
+	sf_test_core_run_until(core, SF_SEC(69));
 	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_LOW_REFRESH);
-	run_until(core, SF_SEC(71));
+	sf_test_core_run_until(core, SF_SEC(71));
 	sf_assert_int_eq(sf_output_get_state(panel), SF_STATE_DPMS_STANDBY);
 
 	/* Hidden, it holds nothing either. */
 	sf_surface_set_output(video, hdmi, 0.0, SF_SEC(72));
-	run_until(core, SF_SEC(103));
+	sf_test_core_run_until(core, SF_SEC(103));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
 
 	/* Destroyed while shown: the hold goes at the next dispatch. */
@@ -570,9 +476,9 @@ SF_TEST(inhibitor_holds_only_the_output_showing_it)
 	sf_surface_destroy(video);
 	sf_assert_int_eq(sf_core_next_deadline(core), 0);
 	sf_core_dispatch(core, SF_SEC(110));	/* "now", as an adapter does */
-	run_until(core, SF_SEC(139));
+	sf_test_core_run_until(core, SF_SEC(139));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_LOW_REFRESH);
-	run_until(core, SF_SEC(141));
+	sf_test_core_run_until(core, SF_SEC(141));
 	sf_assert_int_eq(sf_output_get_state(hdmi), SF_STATE_DPMS_STANDBY);
 
 	/* Unbalanced: a bug report, not a crash. */

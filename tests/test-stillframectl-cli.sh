@@ -6,73 +6,72 @@ set -u
 ctl=$1
 make_fake_tree=$2	# tests/platform/sf-make-fake-tree, a test double
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-
-echo "1..42"
+tap_at_exit 'rm -rf "$tmp"'
+. "$(dirname "$0")/cli-lib.sh"
 
 expect 0 --help && grep -q '^usage: stillframectl' "$tmp/out"
-check $? "--help prints the usage"
+tap_result $? "--help prints the usage"
 
 expect 2 && grep -q 'missing COMMAND' "$tmp/err"
-check $? "no command is a usage error"
+tap_result $? "no command is a usage error"
 
 expect 2 frobnicate && grep -q "unknown command 'frobnicate'" "$tmp/err"
-check $? "an unknown command is a usage error"
+tap_result $? "an unknown command is a usage error"
 
 expect 2 top --rate 24 && grep -q 'top does not take --rate' "$tmp/err"
-check $? "an option of another command is refused"
+tap_result $? "an option of another command is refused"
 
 expect 2 hint 3 && grep -q 'give --rate, --range, --priority or --clear' "$tmp/err"
-check $? "hint without hints is a usage error"
+tap_result $? "hint without hints is a usage error"
 
 expect 2 status --prom && grep -q "option '--prom' needs a value" "$tmp/err"
-check $? "status --prom needs a file"
+tap_result $? "status --prom needs a file"
 
 expect 2 status --json --prom "$tmp/x.prom" &&
 	grep -q -- '--json and --prom do not go together' "$tmp/err"
-check $? "--json and --prom are one or the other"
+tap_result $? "--json and --prom are one or the other"
 
 expect 1 --x11 status --prom "$tmp/x.prom" &&
 	grep -q 'status --prom is for Weston' "$tmp/err" && [ ! -e "$tmp/x.prom" ]
-check $? "--prom on X11 says it is for Weston and writes nothing"
+tap_result $? "--prom on X11 says it is for Weston and writes nothing"
 
 expect 2 hint 3 --range 60-48 && grep -q 'minimum is above the maximum' "$tmp/err"
-check $? "an upside-down range is refused before connecting"
+tap_result $? "an upside-down range is refused before connecting"
 
 expect 2 output HDMI-A-1 maybe && grep -q "output: 'maybe' is not on, off or auto" "$tmp/err"
-check $? "output takes on, off or auto"
+tap_result $? "output takes on, off or auto"
 
 expect 2 output HDMI-A-1 on now && grep -q "output: unexpected argument 'now'" "$tmp/err"
-check $? "output takes one name and one word"
+tap_result $? "output takes one name and one word"
 
 expect 2 trace -o "$tmp/t.trace" && grep -q 'trace: give --for SECONDS' "$tmp/err"
-check $? "trace needs --for"
+tap_result $? "trace needs --for"
 
 expect 2 trace --for 0 -o "$tmp/t.trace" &&
 	grep -q -- '--for 0: expected seconds, more than 0' "$tmp/err"
-check $? "trace --for 0 is refused"
+tap_result $? "trace --for 0 is refused"
 
 expect 2 trace --for 2 && grep -q 'trace: give -o FILE' "$tmp/err"
-check $? "trace needs -o"
+tap_result $? "trace needs -o"
 
 expect 2 status -o "$tmp/t.trace" &&
 	grep -q 'status does not take -o or --output' "$tmp/err"
-check $? "-o belongs to trace"
+tap_result $? "-o belongs to trace"
 
 # An empty runtime directory: no compositor can be there.
 mkdir "$tmp/run"
 chmod 700 "$tmp/run"
 export XDG_RUNTIME_DIR="$tmp/run" WAYLAND_DISPLAY=sf-none
 expect 1 status && grep -q 'no Wayland compositor at sf-none' "$tmp/err"
-check $? "no compositor exits 1 and names the socket"
+tap_result $? "no compositor exits 1 and names the socket"
 
 expect 1 hint 3 --clear && [ ! -s "$tmp/out" ]
-check $? "a valid hint without a compositor exits 1, prints nothing"
+tap_result $? "a valid hint without a compositor exits 1, prints nothing"
 
 expect 1 trace --for 1 -o "$tmp/t.trace" &&
 	[ -z "$(ls "$tmp" | grep 't\.trace')" ]
-check $? "trace without a compositor exits 1 and leaves no file"
+tap_result $? "trace without a compositor exits 1 and leaves no file"
 
 # The backend: X11 when only DISPLAY is set, or when asked for.  A build
 # without libxcb says it has no X11 backend instead.
@@ -80,50 +79,50 @@ no_x='without the X11 backend'
 
 (export DISPLAY=:sf-none; expect 1 status) &&
 	grep -q 'no Wayland compositor at sf-none' "$tmp/err"
-check $? "with WAYLAND_DISPLAY and DISPLAY set, Wayland it is"
+tap_result $? "with WAYLAND_DISPLAY and DISPLAY set, Wayland it is"
 
 (unset WAYLAND_DISPLAY; export DISPLAY=:sf-none; expect 1 status) &&
 	grep -q "X server at :sf-none\|$no_x" "$tmp/err"
-check $? "with only DISPLAY set, X11 it is"
+tap_result $? "with only DISPLAY set, X11 it is"
 
 (unset DISPLAY; expect 1 --x11 status) &&
 	grep -q "DISPLAY is not set\|$no_x" "$tmp/err"
-check $? "--x11 without DISPLAY exits 1 and says so"
+tap_result $? "--x11 without DISPLAY exits 1 and says so"
 
 (unset WAYLAND_DISPLAY; export DISPLAY=:sf-none
  expect 1 status --wayland) &&
 	grep -q 'no Wayland compositor at wayland-0' "$tmp/err"
-check $? "--wayland after the command works too"
+tap_result $? "--wayland after the command works too"
 
 expect 2 --x11 status --wayland && grep -q 'do not go together' "$tmp/err"
-check $? "--x11 and --wayland together are a usage error"
+tap_result $? "--x11 and --wayland together are a usage error"
 
 expect 2 --x11 hint 0x4g --clear &&
 	grep -q "'0x4g' is not an X window" "$tmp/err"
-check $? "an X window that is not a number is refused before connecting"
+tap_result $? "an X window that is not a number is refused before connecting"
 
 expect 2 --x11 hint && grep -q 'hint: missing WINDOW' "$tmp/err"
-check $? "hint on X11 names its operand WINDOW"
+tap_result $? "hint on X11 names its operand WINDOW"
 
 # platform and restore need neither compositor nor server.
 mkdir -p "$tmp/root/sys/class/drm"
 expect 0 platform --root "$tmp/root" &&
 	grep -q '^gpus 0$' "$tmp/out" && grep -q '^backlight none$' "$tmp/out"
-check $? "platform on an empty tree finds nothing and says so"
+tap_result $? "platform on an empty tree finds nothing and says so"
 
 expect 0 restore --root "$tmp/root" &&
 	grep -q "nothing to put back: no state file at $tmp/root/run/stillframe/platform-state" "$tmp/out"
-check $? "restore without a state file has nothing to do"
+tap_result $? "restore without a state file has nothing to do"
 
 expect 2 platform --root relative/dir && grep -q 'absolute directory' "$tmp/err"
-check $? "platform --root must be absolute"
+tap_result $? "platform --root must be absolute"
 
 expect 2 platform --try 0 && grep -q 'seconds from 0.1 to 3600' "$tmp/err"
-check $? "platform --try needs a sensible duration"
+tap_result $? "platform --try needs a sensible duration"
 
 expect 1 platform --root "$tmp/root" --try 1 &&
 	grep -q 'no GPU took low clocks' "$tmp/err"
-check $? "platform --try without a GPU exits 1 and says why"
+tap_result $? "platform --try without a GPU exits 1 and says why"
 
 # --try on a fake tree (i915 at 400-1100 MHz, RPn 300): low while it
 # runs, the user's values back when it is stopped by SIGTERM.
@@ -137,46 +136,46 @@ for i in $(seq 50); do
 done
 [ "$(gt min) $(gt max)" = "300 300" ] &&
 	[ -e "$tree/run/stillframe/platform-state" ]
-check $? "platform --try lowers the clocks, with the state file written"
+tap_result $? "platform --try lowers the clocks, with the state file written"
 expect 1 platform --root "$tree" --try 1 &&
 	grep -q 'holds values another stillframe changed' "$tmp/err"
-check $? "a second --try does not save over the first one's state file"
+tap_result $? "a second --try does not save over the first one's state file"
 kill -TERM "$try_pid"
 wait "$try_pid"
 try_status=$?
 [ "$try_status" = 0 ] && grep -q 'clocks put back (interrupted)' "$tmp/try.out"
-check $? "SIGTERM ends platform --try cleanly"
+tap_result $? "SIGTERM ends platform --try cleanly"
 [ "$(gt min) $(gt max) $(gt boost)" = "400 1100 1100" ] &&
 	[ ! -e "$tree/run/stillframe/platform-state" ]
-check $? "and the user's clocks are back, with no state file left"
+tap_result $? "and the user's clocks are back, with no state file left"
 rm -rf "$tree"
 
 # measure: the battery of a fake tree, refused when it charges.
 expect 2 measure && grep -q 'measure: --for SECONDS is required' "$tmp/err"
-check $? "measure needs --for"
+tap_result $? "measure needs --for"
 expect 2 measure --for 10 --window 2 &&
 	grep -q -- '--window and --settle go with --ab' "$tmp/err"
-check $? "measure --window without --ab is refused"
+tap_result $? "measure --window without --ab is refused"
 expect 2 measure --ab --for 10 --window 5 &&
 	grep -q 'needs at least 4 windows, two of each' "$tmp/err"
-check $? "measure --ab with fewer than four windows is refused"
+tap_result $? "measure --ab with fewer than four windows is refused"
 expect 2 measure --ab --for 40 --window 2 --settle 2 &&
 	grep -q 'leaves no reading after --settle' "$tmp/err"
-check $? "measure --ab with a settle time as long as the window is refused"
+tap_result $? "measure --ab with a settle time as long as the window is refused"
 expect 1 measure --root "$tmp/root" --for 0.1 &&
 	grep -q "no battery under $tmp/root/sys/class/power_supply" "$tmp/err"
-check $? "measure without a battery exits 1 and says where it looked"
+tap_result $? "measure without a battery exits 1 and says where it looked"
 tree=$("$make_fake_tree" --battery Discharging)
 expect 0 measure --root "$tree" --for 0.2 --interval 0.1 &&
 	grep -q '^power: mean 10.000 W, min 10.000 W, max 10.000 W$' "$tmp/out"
-check $? "measure reads the fake battery's 10 W"
+tap_result $? "measure reads the fake battery's 10 W"
 echo Charging > "$tree/sys/class/power_supply/BAT0/status"
 expect 1 measure --root "$tree" --for 0.2 --interval 0.1 &&
 	grep -q 'the battery is not discharging' "$tmp/err" && [ ! -s "$tmp/out" ]
-check $? "measure refuses a charging battery"
+tap_result $? "measure refuses a charging battery"
 expect 0 measure --root "$tree" --for 0.2 --interval 0.1 --force --json &&
 	grep -q '"mean_w": 10.000' "$tmp/out"
-check $? "measure --force measures it anyway"
+tap_result $? "measure --force measures it anyway"
 rm -rf "$tree"
 
-tap_exit
+tap_done

@@ -10,13 +10,12 @@ set -u
 ctl=$1
 srcdir=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$srcdir/tap.sh"
+tap_at_exit 'rm -rf "$tmp"'
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ] || ! "$browser" --version > /dev/null 2>&1; then
-	echo "1..0 # SKIP chromium is not installed or does not run (scripts/install-deps installs it)"
-	exit 0
+	tap_skip_all "chromium is not installed or does not run (scripts/install-deps installs it)"
 fi
 
 # screenshot SVG PNG: chromium's rendering of SVG at 1280x900.  Its own
@@ -36,17 +35,15 @@ screenshot() {
 # repaints and suppressed repaints (stillframectl-timeline.c).
 lanes="e4572e f3a712 8e5ea2 ffe59e e3d7f0 1d6fa5 f28e2b"
 
-echo "1..3"
-
 "$ctl" timeline "$srcdir/traces/two-outputs.trace" -o "$tmp/two.svg" &&
 	screenshot "$tmp/two.svg" "$tmp/two.png"
-check $? "chromium renders the timeline of a two-output trace"
+tap_result $? "chromium renders the timeline of a two-output trace"
 
 python3 "$srcdir/check-screenshot.py" "$tmp/two.png" 100 $lanes \
 	> "$tmp/check" 2>&1
 status=$?
 sed 's/^/# /' "$tmp/check"
-check $status "the screenshot is a picture with every lane's colour"
+tap_result $status "the screenshot is a picture with every lane's colour"
 
 printf '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="1200" height="800"/>\n' \
 	> "$tmp/blank.svg"
@@ -54,6 +51,6 @@ screenshot "$tmp/blank.svg" "$tmp/blank.png" &&
 	! python3 "$srcdir/check-screenshot.py" "$tmp/blank.png" 100 $lanes \
 		> "$tmp/check" 2>&1 &&
 	grep -q 'blank?' "$tmp/check"
-check $? "a blank page fails the same check"
+tap_result $? "a blank page fails the same check"
 
-tap_exit
+tap_done

@@ -8,8 +8,8 @@ set -u
 top=$1
 allowed='^(weston-plugin/compat\.[ch]|tests/weston/weston-backend-api\.h)$'
 
-echo "1..2"
-cd "$top" || exit 1
+. "$(dirname "$0")/tap.sh"
+cd "$top" || tap_bail "no source tree at $top"
 # Every C file of the tree but build folders and the Debian roots.
 found=$(find . \( -path './build*' -o -path './.git' \) -prune -o \
 	-type f \( -name '*.c' -o -name '*.h' \) -print |
@@ -20,17 +20,9 @@ found=$(find . \( -path './build*' -o -path './.git' \) -prune -o \
 			echo "$f"
 		fi
 	done)
-if [ -z "$found" ]; then
-	echo "ok 1 - no Weston version test outside the compat files"
-else
-	echo "not ok 1 - no Weston version test outside the compat files"
-	printf '# %s\n' $found
-fi
+tap_is "$found" "" "no Weston version test outside the compat files"
 # And the compat files do use it: the check above is not vacuous.
-if grep -q 'WESTON_VERSION_MAJOR' weston-plugin/compat.c &&
-	grep -q 'WESTON_VERSION_MAJOR' tests/weston/weston-backend-api.h; then
-	echo "ok 2 - the compat files are where the version tests are"
-else
-	echo "not ok 2 - the compat files are where the version tests are"
-fi
-[ -z "$found" ]
+grep -q 'WESTON_VERSION_MAJOR' weston-plugin/compat.c &&
+	grep -q 'WESTON_VERSION_MAJOR' tests/weston/weston-backend-api.h
+tap_result $? "the compat files are where the version tests are"
+tap_done

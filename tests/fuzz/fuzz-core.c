@@ -32,6 +32,7 @@
 #include "fuzz-input.h"
 #include "sf-config.h"
 #include "sf-core.h"
+#include "sf-test-core.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -39,7 +40,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_OUTPUTS 4
 #define MAX_MODES 6
 #define MAX_SURFACES 16
-#define MAX_DISPATCHES 1000
 
 struct fz_output {
 	struct sf_output *output;
@@ -238,27 +238,34 @@ check_floor(struct fz *f)
 	}
 }
 
-/* Runs the core's timers up to `until`, as an adapter's timer does. */
+static void
+clock_before(void *data, sf_time_t at)
+{
+	struct fz *f = data;
+
+	f->now = at;
+}
+
+static void
+clock_after(void *data, sf_time_t at)
+{
+	check_states(data);
+}
+
+/* Runs the core's timers up to `until`, as an adapter's timer does
+ * (sf-test-core.h), checking the states after each, then once more at
+ * `until`. */
 static void
 run_until(struct fz *f, sf_time_t until)
 {
-	sf_time_t last = -1;
-	int same = 0;
+	const struct sf_test_clock clock = {
+		.before = clock_before,
+		.after = clock_after,
+		.data = f,
+	};
 
-	for (;;) {
-		sf_time_t next = sf_core_next_deadline(f->core);
-		if (next > until)
-			break;
-		if (next < f->now)
-			next = f->now;
-		same = next == last ? same + 1 : 0;
-		if (same > MAX_DISPATCHES)
-			fail(f, "dispatch makes no progress");
-		last = next;
-		f->now = next;
-		sf_core_dispatch(f->core, next);
-		check_states(f);
-	}
+	if (!sf_test_core_run(f->core, f->now, until, &clock))
+		fail(f, "dispatch makes no progress");
 	f->now = until;
 	sf_core_dispatch(f->core, f->now);
 }

@@ -161,22 +161,22 @@ rc_xorg_require() {
 	local tool
 	for tool in "$@"; do
 		command -v "$tool" >/dev/null ||
-			xt_skip "$tool missing (run scripts/install-deps)"
+			tap_skip_all "$tool missing (run scripts/install-deps)"
 	done
-	[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-	[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
+	[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+	[ -x "${SF_X_RAW:-}" ] || tap_skip_all "SF_X_RAW not built"
 	[ -f "${SF_XORG_TEST_MODULE:-}" ] ||
-		xt_skip "SF_XORG_TEST_MODULE not built"
+		tap_skip_all "SF_XORG_TEST_MODULE not built"
 }
 
 rc_xorg_require_module() {
 	local prog
 	for prog in "$@"; do
 		command -v "$prog" >/dev/null ||
-			xt_skip "$prog is not installed"
+			tap_skip_all "$prog is not installed"
 	done
 	[ -e "${SF_XORG_MODULE:-}" ] ||
-		xt_skip "SF_XORG_MODULE does not name a file (run it from meson)"
+		tap_skip_all "SF_XORG_MODULE does not name a file (run it from meson)"
 }
 
 rc_xorg_start_sf() {
@@ -200,7 +200,7 @@ rc_xorg_witness_require() {
 	# Built with the benchmarks, next to the module's folder.
 	RC_WITNESS=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
 	[ -x "$RC_WITNESS" ] ||
-		xt_skip "sf-bench-x not built (needs xcb-damage)"
+		tap_skip_all "sf-bench-x not built (needs xcb-damage)"
 }
 
 rc_xorg_witness_start() {
@@ -248,12 +248,12 @@ rc_weston_xwayland_require() {
 	# In the folder of the installed libweston's own version
 	# (libweston-10, -14, -16): one weston is installed at a time.
 	ls /usr/lib/*/libweston-[0-9]*/xwayland.so >/dev/null 2>&1 ||
-		wt_skip "Weston's xwayland.so is not installed"
+		tap_skip_all "Weston's xwayland.so is not installed"
 }
 
 rc_weston_xwayland_display() {
 	wt_log_wait "xserver listening on display" ||
-		wt_bail "no X display from xwayland.so"
+		tap_bail "no X display from xwayland.so"
 	# shellcheck disable=SC2034	# for the caller
 	RC_X_DISPLAY=$(sed -n \
 		's/.*xserver listening on display \(:[0-9]*\).*/\1/p' \

@@ -20,12 +20,10 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston chromium python3; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 BG=c0c0c0
 IDLE_S=10
-
-wt_plan 5
 
 # start_page NAME MODULES: weston (pixman, to read the screen back),
 # then Chromium on the page; sets BOX, where the window is on screen.
@@ -56,7 +54,7 @@ start_page() {
 		--app="file://$WT_DIR/clock.html"
 	chromium_pid=$WT_LAST_PID
 	wt_poll 40 "the page on screen" page_shown ||
-		wt_bail "Chromium's window did not show"
+		tap_bail "Chromium's window did not show"
 }
 
 # The window on the background, with the page's white in it.
@@ -90,7 +88,7 @@ idle_window() {
 	sleep 4
 	if [ "${1:-}" = classed ]; then
 		wt_poll 40 "the clock classed ticking for 2 s" ticking_for 2 ||
-			wt_diag "the clock was not classed ticking"
+			tap_diag "the clock was not classed ticking"
 	fi
 	local r0 s0
 	r0=$(rc_repaints)
@@ -110,13 +108,13 @@ wt_stop
 start_page rc-clock-sf stillframe.so
 idle_window classed
 sf=$REPAINTS
-wt_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf;" \
+tap_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf;" \
 	"mode switches: $SWITCHES"
-wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
+tap_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
 	[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
 	"idle, the ticks are held ($sf repaints, stock $stock)"
 
-wt_alive || wt_bail "Weston died while the user was idle"
+wt_alive || tap_bail "Weston died while the user was idle"
 
 # A key (shift: no text); the shots first, read in one go after.
 s0=$(rc_weston_mode_switches)
@@ -125,15 +123,16 @@ rc_weston_key_change "$BOX" "$WT_DIR/key"
 # transition of its own.
 s1=$(rc_weston_mode_switches)
 key_ms=$RC_KEY_MS
-wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
+tap_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
 	"after a key the page shows the current second within a second ($key_ms ms, ${#RC_SHOTS[@]} shots)"
 # Outside the idle and wake transitions: at most one a minute.
 on_key=$(rc_delta "$s0" "$s1")
 # On the key: the wake to native, and the idle drop after it, are
 # transitions; a new surface Chromium maps runs at native for its
 # first seconds (new-window-native).
-wt_ok '[ "$SWITCHES" != none ] && [ "$on_key" != none ] &&
+tap_ok '[ "$SWITCHES" != none ] && [ "$on_key" != none ] &&
 	[ "$SWITCHES" -le 1 ] && [ "$on_key" -le 3 ]' \
 	"at most one mode switch while idle ($SWITCHES), and the wake's transitions on the key ($on_key)"
-wt_ok 'kill -0 "$chromium_pid"' "Chromium lives"
-wt_ok 'wt_alive' "weston is alive"
+tap_ok 'kill -0 "$chromium_pid"' "Chromium lives"
+tap_ok 'wt_alive' "weston is alive"
+tap_done

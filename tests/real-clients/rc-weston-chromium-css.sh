@@ -21,16 +21,14 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston chromium setsid timeout awk; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 [ -n "${SF_PLUGIN:-}" ] && [ -e "$SF_PLUGIN" ] ||
-	wt_skip "SF_PLUGIN does not name a file (run it from meson)"
+	tap_skip_all "SF_PLUGIN does not name a file (run it from meson)"
 
 WINDOW_S=${SF_RC_WINDOW:-40}
 # Chromium's start (first frames, the page loading) is not judged.
 SETTLE_S=15
-
-wt_plan 3
 
 wt_start rc-chromium-css -l stillframe <<-EOF
 	[core]
@@ -79,16 +77,17 @@ start=$(rc_weston_mode_switches)
 sleep "$WINDOW_S"
 end=$(rc_weston_mode_switches)
 
-wt_ok "wt_alive && kill -0 $chromium_pid 2>/dev/null" \
+tap_ok "wt_alive && kill -0 $chromium_pid 2>/dev/null" \
 	"Weston and Chromium live"
 # The whole run's requests, or "none" if Weston no longer answers.
 dump=$(wt_dump) || dump=
 requests=$(grep '^request headless switch_mode' <<<"$dump")
 above=none
 [ -n "$dump" ] && above=$(grep -c '@120000 ok' <<<"$requests")
-wt_diag "switch_mode requests: $(grep -c . <<<"$requests"), for 120 Hz: $above"
+tap_diag "switch_mode requests: $(grep -c . <<<"$requests"), for 120 Hz: $above"
 tail -n 12 <<<"$requests" | sed 's/^/#   /' >&2
-wt_is "$above" 0 "nothing asks for 120 Hz, above the user's 60 Hz"
-wt_diag "mode switches in ${WINDOW_S} s: $start -> $end"
-wt_ok "[ -n '$start' ] && [ -n '$end' ] && [ \$(($end - $start)) -le 1 ]" \
+tap_is "$above" 0 "nothing asks for 120 Hz, above the user's 60 Hz"
+tap_diag "mode switches in ${WINDOW_S} s: $start -> $end"
+tap_ok "[ -n '$start' ] && [ -n '$end' ] && [ \$(($end - $start)) -le 1 ]" \
 	"at most one mode switch in ${WINDOW_S} s of animation"
+tap_done

@@ -22,7 +22,7 @@ set -u
 . "$(dirname "$0")/../weston/lib.sh"
 
 for prog in weston foot python3; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 screen="python3 $(dirname "$0")/screen.py"
 BG=c0c0c0
@@ -36,8 +36,6 @@ SKIP_PX=32
 # blinks on the new row): the quiet after the last line is counted from
 # QUIET_AFTER_S on.
 QUIET_S=4 QUIET_AFTER_S=3 MAX_QUIET_REPAINTS=2
-
-wt_plan 6
 
 wt_start rc-foot-writer --use-pixman -l log,stillframe <<-EOF
 	[core]
@@ -77,7 +75,7 @@ foot_mapped() {
 		BOX=$($screen window "$WT_DIR/map.ppm" $BG) || return 1
 	echo "$BOX" | awk '{ exit !($3 - $1 >= 200 && $4 - $2 >= 100) }'
 }
-wt_poll 20 "foot on screen" foot_mapped || wt_bail "foot's window did not show"
+wt_poll 20 "foot on screen" foot_mapped || tap_bail "foot's window did not show"
 # shellcheck disable=SC2086	# BOX is four numbers
 set -- $BOX
 TEXT="$(($1 + SKIP_PX)) $2 $3 $4"
@@ -88,7 +86,7 @@ printed() {
 # Shots: one before the first line, then one MAX_LATE_MS after each.
 # Before the first line: foot has drawn its first frames.
 sleep 1
-printed 1 && wt_bail "the first line came before foot settled"
+printed 1 && tap_bail "the first line came before foot settled"
 wt_shot headless "$WT_DIR/line-0.ppm"
 for ((i = 1; i <= LINES_N; i++)); do
 	wt_poll 10 "line $i printed" printed "$i" || break
@@ -125,9 +123,9 @@ for t in "${times[@]}"; do
 		worst=$d
 	fi
 done
-wt_ok '[ "${#times[@]}" -eq "$LINES_N" ]' \
+tap_ok '[ "${#times[@]}" -eq "$LINES_N" ]' \
 	"the program printed ${#times[@]} of $LINES_N lines"
-wt_ok '[ "$worst" -ge 0 ]' \
+tap_ok '[ "$worst" -ge 0 ]' \
 	"each line is followed by a repaint within $MAX_LATE_MS ms (ms:$report)"
 
 # shellcheck disable=SC2086	# TEXT is four numbers
@@ -139,7 +137,7 @@ for ((i = 1; i <= LINES_N; i++)); do
 		[ "${digests[$i]}" != "${digests[$((i - 1))]}" ] &&
 		changed=$((changed + 1))
 done
-wt_ok '[ "$changed" -eq "$LINES_N" ]' \
+tap_ok '[ "$changed" -eq "$LINES_N" ]' \
 	"the screen shows each line $MAX_LATE_MS ms after its print: the text area changed $changed of $LINES_N times"
 
 # count FROM TO: repaints in [FROM, TO) microseconds.
@@ -160,9 +158,10 @@ for r in "${repaints[@]}"; do
 	[ "$r" -ge $((first - QUIET_S * 1000000)) ] &&
 		rel+=" $(((r - first) / 1000))"
 done
-wt_diag "repaints, ms from the first line:$rel"
-wt_ok '[ "$before" -le $MAX_QUIET_REPAINTS ]' \
+tap_diag "repaints, ms from the first line:$rel"
+tap_ok '[ "$before" -le $MAX_QUIET_REPAINTS ]' \
 	"idle before the first line, the blinks are held: $before repaints in $QUIET_S s"
-wt_ok '[ "$after" -le $MAX_QUIET_REPAINTS ]' \
+tap_ok '[ "$after" -le $MAX_QUIET_REPAINTS ]' \
 	"idle after the last line, the blinks are held again: $after repaints in $QUIET_S s"
-wt_ok 'wt_alive' "weston is alive"
+tap_ok 'wt_alive' "weston is alive"
+tap_done

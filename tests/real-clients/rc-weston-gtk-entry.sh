@@ -21,7 +21,7 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston zenity python3 md5sum; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 screen="python3 $(dirname "$0")/screen.py"
 # zenity 4 (Debian 13 and later) is a GTK 4 program, and GTK 4 does not
@@ -37,8 +37,6 @@ BG=c0c0c0
 # GTK stops 10 s after focus; its last frame is due then.
 SETTLED=12
 
-wt_plan 6
-
 # start_entry NAME MODULES: weston (pixman, to read the screen back),
 # then zenity; sets MAP_MS, when the window got the keyboard focus, and
 # BOX, where it is on screen.
@@ -53,9 +51,9 @@ start_entry() {
 	# the client's own protocol log says when, at once, where a screen
 	# read (a python start each) can lag seconds on a loaded machine.
 	wt_poll 20 "the entry focused" entry_focused ||
-		wt_bail "zenity's window got no keyboard focus"
+		tap_bail "zenity's window got no keyboard focus"
 	wt_poll 20 "the entry on screen" entry_mapped ||
-		wt_bail "zenity's window did not show"
+		tap_bail "zenity's window did not show"
 }
 
 entry_focused() {
@@ -97,13 +95,13 @@ sleep 1
 wt_shot headless "$WT_DIR/stock2.ppm"
 want=$(regions "$WT_DIR/stock.ppm")
 again=$(regions "$WT_DIR/stock2.ppm")
-wt_ok '[ -n "$want" ] && [ "$want" = "$again" ]' \
+tap_ok '[ -n "$want" ] && [ "$want" = "$again" ]' \
 	"stock: the entry is still once GTK stopped blinking (window $BOX)"
 stock_box=$BOX
 # Kept past wt_stop, which removes the run's directory.
 stock_shot=$(mktemp "${TMPDIR:-/tmp}/rc-gtk-stock.XXXXXX") ||
-	wt_bail "mktemp failed"
-trap 'rc=$?; rm -f "$stock_shot"; (exit "$rc"); wt__cleanup' EXIT
+	tap_bail "mktemp failed"
+tap_at_exit 'rc=$?; rm -f "$stock_shot"; (exit "$rc"); wt__cleanup'
 cp "$WT_DIR/stock.ppm" "$stock_shot"
 wt_stop
 
@@ -113,7 +111,7 @@ start_entry rc-gtk-sf stillframe.so
 # translucent shadow comes out a few levels apart from one repaint to
 # the next (pixman, see above), so its outer pixel may count or not, up
 # to 3 px on each side (a CI run: 244x201 stock, 240x197 here).
-wt_ok "echo $BOX $stock_box | awk '{
+tap_ok "echo $BOX $stock_box | awk '{
 	dw = (\$3 - \$1) - (\$7 - \$5); dh = (\$4 - \$2) - (\$8 - \$6)
 	exit !(dw <= 6 && dw >= -6 && dh <= 6 && dh >= -6) }'" \
 	"the same window as stock ($BOX, stock $stock_box)"
@@ -122,10 +120,10 @@ r0=$(rc_repaints)
 wait_until_ms $((MAP_MS + 10000))
 sf_blink_repaints=$(($(rc_repaints) - r0))
 if $gtk4; then
-	wt_skip_one "idle, the blinks are held ($sf_blink_repaints repaints in 6 s, stock $stock_blink_repaints)" \
+	tap_skip "idle, the blinks are held ($sf_blink_repaints repaints in 6 s, stock $stock_blink_repaints)" \
 		"zenity is GTK 4, which fades its caret: no blink to hold"
 else
-	wt_ok '[ "$stock_blink_repaints" -ge 5 ] &&
+	tap_ok '[ "$stock_blink_repaints" -ge 5 ] &&
 		[ $((3 * sf_blink_repaints)) -le "$stock_blink_repaints" ]' \
 		"idle, the blinks are held: $sf_blink_repaints repaints in 6 s (stock $stock_blink_repaints)"
 fi
@@ -152,13 +150,14 @@ while read -r shot differing; do
 done < <(paste -d ' ' <(printf '%s\n' "${samples[@]}") \
 		<($screen differ $BOX "$stock_shot" "${samples[@]}"))
 samples=${#samples[@]}
-wt_ok '[ "$samples" -ge 8 ] && [ "$bad" = 0 ]' \
+tap_ok '[ "$samples" -ge 8 ] && [ "$bad" = 0 ]' \
 	"after GTK stopped blinking the entry shows its caret as stock does ($bad of $samples samples from ${SETTLED} s to $((SETTLED + 8)) s differ${first_bad:+, the first at $first_bad ms})"
 if $gtk4; then
-	wt_skip_one "stillframe saw the entry blink" \
+	tap_skip "stillframe saw the entry blink" \
 		"zenity is GTK 4, which fades its caret: no blink to see"
 else
-	wt_ok 'grep -Eq "surface [0-9]+ \(zenity\): static -> blinking" "$WT_LOG"' \
+	tap_ok 'grep -Eq "surface [0-9]+ \(zenity\): static -> blinking" "$WT_LOG"' \
 		"stillframe saw the entry blink"
 fi
-wt_ok 'wt_alive' "weston is alive"
+tap_ok 'wt_alive' "weston is alive"
+tap_done

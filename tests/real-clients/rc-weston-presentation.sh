@@ -25,16 +25,14 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston weston-presentation-shm setsid timeout awk; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 [ -n "${SF_PLUGIN:-}" ] && [ -e "$SF_PLUGIN" ] ||
-	wt_skip "SF_PLUGIN does not name a file (run it from meson)"
+	tap_skip_all "SF_PLUGIN does not name a file (run it from meson)"
 
 # After a hold, how long Weston must live on: the old abort came at the
 # next start of the repaint loop, within a frame or two of any repaint.
 AFTER_HOLD_S=5
-
-wt_plan 10
 
 # suppress-idle-delay is short so that holding starts without waiting:
 # no input is ever sent, the user is idle from the start.  -l stillframe
@@ -82,18 +80,18 @@ asked_feedback() {
 }
 
 wt_poll 10 "weston-presentation-shm asks for feedback" asked_feedback
-wt_result $? "weston-presentation-shm runs and asks for presentation feedback"
+tap_result $? "weston-presentation-shm runs and asks for presentation feedback"
 
 # stillframe's own log is only the precondition here (a frame carrying
 # feedback was held); what is judged is what follows.
 wt_poll 30 "a held repaint" grep -q "repaint held" "$WT_LOG"
-wt_result $? "stillframe holds a frame of the idle client (precondition)"
+tap_result $? "stillframe holds a frame of the idle client (precondition)"
 
 live_on
-wt_ok wt_alive "Weston lives on after held frames with presentation feedback"
-wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+tap_ok wt_alive "Weston lives on after held frames with presentation feedback"
+tap_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
 
-wt_client_alive "$CLIENT" || wt_diag "weston-presentation-shm exited"
+wt_client_alive "$CLIENT" || tap_diag "weston-presentation-shm exited"
 # The user comes back: what the client commits now is painted, and must
 # be presented (a held frame's feedback was discarded, not lost in a
 # stuck list).  While the user stays idle, its ticks are held and their
@@ -103,10 +101,10 @@ for _ in $(seq 20); do
 	sleep 0.1
 done
 read -r req pres disc after <<<"$(feedback_counts)"
-wt_diag "feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard"
-wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
+tap_diag "feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard"
+tap_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
 	"every feedback but the one in flight is answered"
-wt_ok '[ "$after" -gt 0 ]' \
+tap_ok '[ "$after" -gt 0 ]' \
 	"frames are still presented after a held one, once the user is back"
 wt_stop
 
@@ -119,7 +117,7 @@ wt_stop
 if ! command -v mpv >/dev/null || ! command -v python3 >/dev/null; then
 	for d in "mpv shows the still picture" "mpv: Weston lives on" \
 		"mpv: every feedback answered"; do
-		wt_skip_one "$d" "mpv or python3 is not installed"
+		tap_skip "$d" "mpv or python3 is not installed"
 	done
 else
 	start_weston rc-present-mpv
@@ -130,7 +128,7 @@ else
 		--really-quiet "$WT_DIR/still.png"
 	CLOG=$WT_LAST_LOG
 	wt_poll 15 "mpv asks for feedback" asked_feedback
-	wt_result $? "mpv shows the still picture and asks for feedback"
+	tap_result $? "mpv shows the still picture and asks for feedback"
 	for _ in 1 2 3 4; do
 		wt_cmd motion 7 5
 		sleep 1
@@ -138,10 +136,10 @@ else
 	sleep 3		# the OSC fades, the user is idle
 	wt_cmd motion 7 5
 	live_on
-	wt_ok wt_alive "mpv: Weston lives on"
+	tap_ok wt_alive "mpv: Weston lives on"
 	read -r req pres disc after <<<"$(feedback_counts)"
-	wt_diag "mpv feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard; holds in the log: $(grep -c "repaint held" "$WT_LOG")"
-	wt_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
+	tap_diag "mpv feedback: $req asked, $pres presented, $disc discarded, $after presented after the first discard; holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+	tap_ok '[ "$req" -gt 2 ] && [ $((req - pres - disc)) -le 1 ]' \
 		"mpv: every feedback but the one in flight is answered"
 	wt_stop
 fi
@@ -149,16 +147,17 @@ fi
 # ---- 3. Chromium, a blinking caret in a textarea ----
 # It aborted Weston within seconds of its first held frame.
 if ! command -v chromium >/dev/null; then
-	wt_skip_one "Chromium: a frame held" "chromium is not installed"
-	wt_skip_one "Chromium: Weston lives on" "chromium is not installed"
-	exit 0
+	tap_skip "Chromium: a frame held" "chromium is not installed"
+	tap_skip "Chromium: Weston lives on" "chromium is not installed"
+	tap_done
 fi
 start_weston rc-present-chromium
 wt_client chromium --no-sandbox --ozone-platform=wayland --disable-gpu \
 	--no-first-run --user-data-dir="$WT_DIR/chromium" \
 	'data:text/html,<textarea autofocus>held caret</textarea>'
 wt_poll 45 "a held repaint with Chromium" grep -q "repaint held" "$WT_LOG"
-wt_result $? "Chromium: stillframe holds a frame of its idle caret (precondition)"
+tap_result $? "Chromium: stillframe holds a frame of its idle caret (precondition)"
 live_on
-wt_ok wt_alive "Chromium: Weston lives on after held frames"
-wt_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+tap_ok wt_alive "Chromium: Weston lives on after held frames"
+tap_diag "holds in the log: $(grep -c "repaint held" "$WT_LOG")"
+tap_done

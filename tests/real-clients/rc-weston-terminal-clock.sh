@@ -17,17 +17,15 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston weston-terminal setsid timeout awk date; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 [ -n "${SF_PLUGIN:-}" ] && [ -e "$SF_PLUGIN" ] ||
-	wt_skip "SF_PLUGIN does not name a file (run it from meson)"
+	tap_skip_all "SF_PLUGIN does not name a file (run it from meson)"
 
 # The clock ticks, is classed, and the user has been idle past
 # suppress-idle-delay before the window starts.
 SETTLE_S=8
 WINDOW_S=10
-
-wt_plan 5
 
 # kms_repaints: the repaints of output headless that reached the backend.
 kms_repaints() {
@@ -60,22 +58,23 @@ run_clock() {
 }
 
 run_clock rc-term-stock ""
-wt_result $? "stock Weston runs weston-terminal with a clock"
+tap_result $? "stock Weston runs weston-terminal with a clock"
 stock=$REPAINTS
 wt_stop
 
 run_clock rc-term-sf stillframe.so
-wt_result $? "Weston with stillframe runs weston-terminal with a clock"
+tap_result $? "Weston with stillframe runs weston-terminal with a clock"
 sf=$REPAINTS
-wt_diag "repaints over ${WINDOW_S} s idle: stock ${stock:-?}, stillframe ${sf:-?}"
-wt_ok '[ "${stock:-0}" -ge $((WINDOW_S * 2 / 3)) ]' \
+tap_diag "repaints over ${WINDOW_S} s idle: stock ${stock:-?}, stillframe ${sf:-?}"
+tap_ok '[ "${stock:-0}" -ge $((WINDOW_S * 2 / 3)) ]' \
 	"stock repaints the clock about once a second"
-wt_ok '[ -n "$sf" ] && [ "$sf" -le $((${stock:-0} / 3)) ]' \
+tap_ok '[ -n "$sf" ] && [ "$sf" -le $((${stock:-0} / 3)) ]' \
 	"stillframe holds the terminal's ticks while the user is idle"
 
 # Nothing lost: a key brings the held clock to the screen at once.
 before=$(kms_repaints)
 wt_cmd key 42	# shift: nothing typed into the clock's line
-wt_ok "wt_poll 1 'a repaint after the key' \
+tap_ok "wt_poll 1 'a repaint after the key' \
 	eval '[ \"\$(kms_repaints)\" -gt \"${before:-0}\" ]'" \
 	"a key repaints the held clock"
+tap_done

@@ -17,11 +17,11 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston mpv setsid timeout awk; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_TEST_CLIENT; do
 	[ -n "${!var:-}" ] && [ -e "${!var}" ] ||
-		wt_skip "$var does not name a file (run it from meson)"
+		tap_skip_all "$var does not name a file (run it from meson)"
 done
 
 # The picture plays, the other window takes the focus, the user has
@@ -29,8 +29,6 @@ done
 SETTLE_S=6
 WINDOW_S=10
 VIDEO='av://lavfi:testsrc=rate=24:size=320x240'
-
-wt_plan 6
 
 # kms_sample: "NOW_MS REPAINTS" of output headless.
 kms_sample() {
@@ -75,24 +73,25 @@ run_video() {
 }
 
 run_video rc-video-stock ""
-wt_result $? "stock Weston: mpv plays, another window focused"
+tap_result $? "stock Weston: mpv plays, another window focused"
 stock=$RATE
 wt_stop
 run_video rc-video-sf stillframe.so
-wt_result $? "Weston with stillframe: mpv plays, another window focused"
+tap_result $? "Weston with stillframe: mpv plays, another window focused"
 sf=$RATE
-wt_diag "repaints per second: stock ${stock:-?}, stillframe ${sf:-?}"
+tap_diag "repaints per second: stock ${stock:-?}, stillframe ${sf:-?}"
 inhibits=$(grep -c "create_inhibitor" "$MPV_LOG")
-wt_ok '[ "$inhibits" -gt 0 ]' \
+tap_ok '[ "$inhibits" -gt 0 ]' \
 	"mpv holds an idle inhibitor (its protocol log)"
 # The last word on the focus: desktop-shell may hand it on and back as
 # mpv's surfaces come (stock does the same).
-wt_ok '[ "$(grep -o "keyboard \(enter\|leave\)" "$FOCUS_LOG" |
+tap_ok '[ "$(grep -o "keyboard \(enter\|leave\)" "$FOCUS_LOG" |
 	tail -n 1)" = "keyboard enter" ]' \
 	"the other window kept the focus through the window"
 # What a 24 fps video needs, whatever the machine's load.
-wt_ok 'awk -v s="${stock:-0}" "BEGIN { exit !(s >= 12) }"' \
+tap_ok 'awk -v s="${stock:-0}" "BEGIN { exit !(s >= 12) }"' \
 	"stock paints the video (at least 12 repaints a second)"
-wt_ok 'awk -v s="${stock:-0}" -v f="${sf:-0}" \
+tap_ok 'awk -v s="${stock:-0}" -v f="${sf:-0}" \
 	"BEGIN { exit !(f >= 0.85 * s) }"' \
 	"with stillframe the unfocused video is painted as often as on stock"
+tap_done

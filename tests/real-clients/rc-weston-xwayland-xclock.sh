@@ -18,13 +18,11 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston Xwayland xclock python3; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 rc_weston_xwayland_require
 BG=c0c0c0
 IDLE_S=10
-
-wt_plan 5
 
 # start_clock NAME MODULES: weston (pixman, to read the screen back)
 # with Xwayland, then the clock; sets BOX, where it is on the screen.
@@ -35,7 +33,7 @@ start_clock() {
 	wt_cmd motion -4000 -4000
 	wt_client env DISPLAY="$RC_X_DISPLAY" xclock -update 1 -geometry 200x200
 	wt_poll 20 "the clock on screen" clock_mapped ||
-		wt_bail "xclock's window did not show"
+		tap_bail "xclock's window did not show"
 }
 
 clock_mapped() {
@@ -60,20 +58,21 @@ wt_stop
 # ---- stillframe ----
 start_clock rc-xclock-sf stillframe.so
 sf=$(idle_repaints)
-wt_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf"
-wt_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
+tap_diag "idle ${IDLE_S} s, repaints: stock $stock, stillframe $sf"
+tap_ok '[ "$stock" != none ] && [ "$sf" != none ] &&
 	[ "$stock" -ge 7 ] && [ $((4 * sf)) -le "$stock" ]' \
 	"idle, the ticks are held ($sf repaints, stock $stock)"
 
-wt_alive || wt_bail "Weston died while the user was idle"
+wt_alive || tap_bail "Weston died while the user was idle"
 
 # A key (shift: no text); the shots first, read in one go after.
 rc_weston_key_change "$BOX" "$WT_DIR/key"
 key_ms=$RC_KEY_MS
-wt_ok '[ "${#RC_SHOTS[@]}" -ge 5 ]' \
+tap_ok '[ "${#RC_SHOTS[@]}" -ge 5 ]' \
 	"the screen sampled ${#RC_SHOTS[@]} times in 1.5 s after the key"
-wt_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
+tap_ok '[ "$key_ms" != none ] && [ "$key_ms" -le 1000 ]' \
 	"after a key the clock shows the current second within a second ($key_ms ms)"
-wt_ok 'grep -Eq "surface [0-9]+ .*static -> (blinking|ticking)" "$WT_LOG"' \
+tap_ok 'grep -Eq "surface [0-9]+ .*static -> (blinking|ticking)" "$WT_LOG"' \
 	"stillframe saw the clock tick (setup)"
-wt_ok 'wt_alive' "weston is alive"
+tap_ok 'wt_alive' "weston is alive"
+tap_done

@@ -20,7 +20,7 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in weston Xwayland xterm python3; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 rc_weston_xwayland_require
 screen="python3 $(dirname "$0")/screen.py"
@@ -30,8 +30,6 @@ CURSOR_W=5 CURSOR_H=11
 SAMPLE_S=20
 # A blink period, the sampling step and a frame.
 MAX_HIDDEN_MS=$((900 + 400 + 100))
-
-wt_plan 5
 
 # Weston 10 loads xwayland.so with --xwayland, and starts Xwayland on
 # the first X connection to the display it listens on.
@@ -50,7 +48,7 @@ caret_shown() {
 		[ "$($screen block $CURSOR_W $CURSOR_H "$WT_DIR/first.ppm")" != none ]
 }
 wt_poll 20 "xterm's caret on screen" caret_shown ||
-	wt_bail "xterm's caret never showed"
+	tap_bail "xterm's caret never showed"
 start=$(wt__now_ms)
 
 # Samples: the shots first, read in one go after (python is slow to
@@ -72,13 +70,14 @@ r20=$(rc_repaints)
 mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
 rc_hidden_run seen times
 longest=$RC_LONGEST off=$RC_OFF
-wt_ok '[ "${#shots[@]}" -ge 30 ]' \
+tap_ok '[ "${#shots[@]}" -ge 30 ]' \
 	"the screen sampled ${#shots[@]} times in ${SAMPLE_S} s"
-wt_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \
+tap_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \
 	"the caret is never left hidden: at most $longest ms in a row ($off of ${#shots[@]} samples without it; $MAX_HIDDEN_MS allowed)"
-wt_ok 'grep -Eq "surface [0-9]+ \(caret\): static -> blinking" "$WT_LOG"' \
+tap_ok 'grep -Eq "surface [0-9]+ \(caret\): static -> blinking" "$WT_LOG"' \
 	"stillframe saw xterm blink"
 # Unheld, xterm's 900 ms blink paints 22 times in 10 s.
-wt_ok '[ -n "$r10" ] && [ $((r20 - r10)) -le 6 ]' \
+tap_ok '[ -n "$r10" ] && [ $((r20 - r10)) -le 6 ]' \
 	"idle, the blinks are held: $((r20 - ${r10:-0})) repaints in the last 10 s"
-wt_ok 'wt_alive' "weston is alive"
+tap_ok 'wt_alive' "weston is alive"
+tap_done

@@ -12,11 +12,9 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || xt_skip "chromium missing (run scripts/install-deps)"
+[ -n "$browser" ] || tap_skip_all "chromium missing (run scripts/install-deps)"
 rc_xorg_require Xorg xdotool xdpyinfo
 rc_xorg_witness_require
-
-xt_plan 6
 
 rc_xorg_start_sf
 page='data:text/html,<body style="margin:0"><textarea autofocus
@@ -48,9 +46,9 @@ focused_blink() {
 	DISPLAY=$XT_DISPLAY xdotool windowfocus "$win" 2>/dev/null
 	[ "$(only_field class)" = 4 ]
 }
-xt_ok "xt_poll 45 'a caret blink' focused_blink" \
+tap_ok "xt_poll 45 'a caret blink' focused_blink" \
 	"chromium's caret is classed blinking (setup)" ||
-	xt_diag "$(raw windows)"
+	tap_diag "$(raw windows)"
 
 # 20 s of an idle user, counted by the witness.
 rc_xorg_witness_start "$XT_DIR/witness"
@@ -63,20 +61,21 @@ done
 rc_xorg_witness_stop
 # Every top-level window of the browser counts (it may draw more than one).
 draws=$(rc_xorg_damage_count "$XT_DIR/witness")
-xt_diag "in 20 s idle: $draws damage reports on the screen; status said" \
+tap_diag "in 20 s idle: $draws damage reports on the screen; status said" \
 	"held in $held_seen of 20 samples"
 # Unheld, the caret draws twice a second: 40 in 20 s.
-xt_ok '[ "$draws" -le 10 ]' \
+tap_ok '[ "$draws" -le 10 ]' \
 	"idle, the caret's draws are held (${draws} in 20 s; unheld some 40)"
-xt_ok '[ "$held_seen" -ge 10 ]' \
+tap_ok '[ "$held_seen" -ge 10 ]' \
 	"and status says held ($held_seen of 20 samples)"
 # Said held, the window must not be drawing on: at most one draw per
 # two samples said held (main said held while the caret drew on, 40
 # draws in 20 s).  A release to learn a blink not seen yet, and the
 # caret's return after it (held only with the caret on), cost a draw
 # each.
-xt_ok '[ "$held_seen" = 0 ] || [ "$draws" -le $((held_seen / 2 + 1)) ]' \
+tap_ok '[ "$held_seen" = 0 ] || [ "$draws" -le $((held_seen / 2 + 1)) ]' \
 	"the status says held only of a window whose drawing waits"
-xt_diag "$(grep "stillframe: client" "$XT_LOG" | tail -n 4)"
-xt_ok "kill -0 $XT_PID" "the server lives"
-xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_diag "$(grep "stillframe: client" "$XT_LOG" | tail -n 4)"
+tap_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_done

@@ -14,8 +14,6 @@ set -u
 rc_xorg_require Xorg xterm xlogo xdotool xdpyinfo
 rc_xorg_witness_require
 
-xt_plan 6
-
 rc_xorg_start_sf
 xt_client xlogo -geometry 500x300+0+0
 xt_poll "$XT_TIMEOUT" "xlogo's window" eval '[ -n "$(window_id xlogo)" ]'
@@ -24,9 +22,9 @@ xt_client xterm -bc -into "$host" -geometry 40x10
 xt_poll "$XT_TIMEOUT" "the embedded xterm" eval '[ -n "$(window_id xterm)" ]'
 # The caret blinks only with the keyboard focus; no window manager.
 DISPLAY=$XT_DISPLAY xdotool windowfocus "$(window_id xterm)"
-xt_ok "xt_poll 10 'blinking' window_field_is xlogo class 4" \
+tap_ok "xt_poll 10 'blinking' window_field_is xlogo class 4" \
 	"xlogo's top-level, drawn by xterm, is classed blinking (setup)" ||
-	xt_diag "$(raw windows)"
+	tap_diag "$(raw windows)"
 sleep 3
 
 # 15 s of an idle user, counted by the witness.
@@ -39,17 +37,18 @@ for i in $(seq 15); do
 done
 draws=$(rc_xorg_damage_count "$XT_DIR/witness")
 rc_xorg_witness_stop
-xt_diag "in 15 s idle: $draws damage reports on the screen; the status" \
+tap_diag "in 15 s idle: $draws damage reports on the screen; the status" \
 	"said held in $held_seen of 15 samples" \
 	"$(grep 'stillframe: client [0-9]* held' "$XT_LOG" | tail -n 2)"
 # Unheld, xterm's caret draws twice in 0.9 s: some 33 times in 15 s.
-xt_ok '[ "$draws" -le 5 ]' \
+tap_ok '[ "$draws" -le 5 ]' \
 	"idle, the embedded xterm's blinks are held ($draws draws in 15 s)"
-xt_ok '[ "$held_seen" -ge 8 ]' \
+tap_ok '[ "$held_seen" -ge 8 ]' \
 	"and the status says held ($held_seen of 15 samples)"
 # Said held, the window must not be drawing on: at most one draw per
 # three samples said held.
-xt_ok '[ "$held_seen" = 0 ] || [ "$draws" -le $((held_seen / 3 + 1)) ]' \
+tap_ok '[ "$held_seen" = 0 ] || [ "$draws" -le $((held_seen / 3 + 1)) ]' \
 	"the status says held only of a window whose drawing waits"
-xt_ok "kill -0 $XT_PID" "the server lives"
-xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_done

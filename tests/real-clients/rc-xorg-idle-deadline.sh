@@ -23,9 +23,7 @@ rc_xorg_require_module xterm xclock xdotool
 rc_xorg_witness_require
 WINDOW_S=36
 
-xt_plan 5
-
-xt_start rc-deadline <<-EOF || { echo "Bail out! Xorg did not start"; exit 1; }
+xt_start rc-deadline <<-EOF || tap_bail "Xorg did not start"
 	Option "SuppressIdleDelay" "500"
 	Option "BlinkMaxStaleness" "3000"
 	Option "TickMaxStaleness" "3000"
@@ -37,7 +35,7 @@ xt_client xterm -bc -xrm 'XTerm*cursorOnTime: 300' \
 	-xrm 'XTerm*cursorOffTime: 900' -geometry 30x4+100+100 \
 	-T deadline -e sleep 1000
 xt_poll 20 "xterm's window" eval '[ -n "$(window_id XTerm)" ]' ||
-	{ echo "Bail out! no xterm window"; exit 1; }
+	tap_bail "no xterm window"
 # No window manager: xterm blinks only with the focus, given without
 # input.
 DISPLAY=$XT_DISPLAY xdotool windowfocus --sync "$(window_id XTerm)"
@@ -46,7 +44,7 @@ held_both() {
 		awk '{ exit !($1 >= 2) }'
 }
 xt_poll 20 "both clients held" held_both ||
-	{ echo "Bail out! the clients were never held"; exit 1; }
+	tap_bail "the clients were never held"
 # The first deadlines teach the module the clients' requests.
 sleep 8
 
@@ -85,16 +83,17 @@ alone=$(awk -v xt="$xterm" '$1 == "window" && start == "" { start = $2 + 100 }
 		}
 		print n + 0
 	}' "$XT_DIR/witness")
-xt_diag "in $WINDOW_S s: $frames frames drawn, $alone of xterm alone, $deadlines deadlines"
-xt_ok '[ "$deadlines" -ge 8 ]' \
+tap_diag "in $WINDOW_S s: $frames frames drawn, $alone of xterm alone, $deadlines deadlines"
+tap_ok '[ "$deadlines" -ge 8 ]' \
 	"the deadlines came ($deadlines in $WINDOW_S s, one each 3 s)"
 # Unheld: some 120 frames (xclock each second, xterm's blinks twice).
 # One frame a deadline, and one for a deadline in four that waited past
 # its grace or taught the module a request (in 24 s before: 5 or 6
 # more for 8 deadlines, 3 of them xterm's alone).
-xt_ok '[ "$frames" -le $((deadlines + deadlines / 4)) ]' \
+tap_ok '[ "$frames" -le $((deadlines + deadlines / 4)) ]' \
 	"one frame per deadline: $frames frames for $deadlines deadlines"
-xt_ok '[ "$alone" -le $((deadlines / 6)) ]' \
+tap_ok '[ "$alone" -le $((deadlines / 6)) ]' \
 	"xterm draws with the deadline's frame, not after it: $alone frames of its own"
-xt_ok "kill -0 $XT_PID" "the server lives"
-xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_done

@@ -25,8 +25,6 @@ WINDOW_S=${SF_RC_WINDOW:-60}
 # mpv's start and the first choice of a rate are not judged.
 SETTLE_S=12
 
-xt_plan 3
-
 rc_xorg_start_awake rc-mpv || exit 1
 
 # A 10 s, 24 fps clip (looped): a bar sweeping across a grey field, a
@@ -65,7 +63,7 @@ while [ "$(xt_now_ms)" -lt "$end" ]; do
 	sleep 0.25
 done
 
-xt_ok "kill -0 $XT_PID 2>/dev/null && kill -0 $mpv_pid 2>/dev/null" \
+tap_ok "kill -0 $XT_PID 2>/dev/null && kill -0 $mpv_pid 2>/dev/null" \
 	"Xorg and mpv live"
 summary=$(printf '%s\n' "${rates[@]}" | awk '
 	NF && $1 != last { if (n++) sw++; seq = seq " " $1; last = $1 }
@@ -74,8 +72,9 @@ summary=$(printf '%s\n' "${rates[@]}" | awk '
 set -- $summary
 switches=$1 lowest=$2
 shift 2
-xt_diag "${#rates[@]} samples; rates in turn:$(printf ' %s' "$@"); switches $switches"
-xt_ok "[ $switches -le 1 ]" \
+tap_diag "${#rates[@]} samples; rates in turn:$(printf ' %s' "$@"); switches $switches"
+tap_ok "[ $switches -le 1 ]" \
 	"at most one mode switch in ${WINDOW_S} s of 24 fps video"
-xt_ok "awk 'BEGIN { exit !($lowest >= 47.9) }'" \
+tap_ok "awk 'BEGIN { exit !($lowest >= 47.9) }'" \
 	"never below 48 Hz while the video plays (lowest $lowest Hz)"
+tap_done

@@ -10,8 +10,6 @@ set -u
 
 rc_xorg_require Xorg xterm xmessage xdotool xwd xdpyinfo python3
 
-xt_plan 6
-
 rc_xorg_start_sf
 # An xterm full of text, so that what the popup covers has ink.
 text=$XT_DIR/text
@@ -23,7 +21,7 @@ xt_client xterm -bc -geometry 80x24+0+0 -e sh -c \
 xt_poll "$XT_TIMEOUT" "xterm's window" eval '[ -n "$(window_id xterm)" ]'
 win=$(window_id xterm)
 DISPLAY=$XT_DISPLAY xdotool windowfocus "$win"
-xt_ok "xt_poll 10 'xterm held' window_held xterm" \
+tap_ok "xt_poll 10 'xterm held' window_held xterm" \
 	"idle, xterm's blinks are held (setup)"
 
 # One python process shows the popup, waits for it to go and reads the
@@ -67,16 +65,17 @@ xt_poll 5 "the popup" eval \
 # Its mapping let the xterm go; its next blink is held again.
 # xterm is held again only once it drew its caret on: up to a blink
 # cycle (900 ms) after its first blink under the popup.
-xt_ok "xt_poll 3.5 'xterm held' window_held xterm" \
+tap_ok "xt_poll 3.5 'xterm held' window_held xterm" \
 	"the xterm is held while the popup covers it (setup)"
 wait "$witness"
 read -r before first ms <"$XT_DIR/popup.out"
-xt_diag "xterm ink before the popup ${before:-?}, at its first read-back" \
+tap_diag "xterm ink before the popup ${before:-?}, at its first read-back" \
 	"after it went ${first:-?}; back after ${ms:-?} ms"
-xt_ok '[ "${before:-0}" -gt 10000 ]' "the xterm shows its text (setup)"
+tap_ok '[ "${before:-0}" -gt 10000 ]' "the xterm shows its text (setup)"
 # A frame at 60 Hz and the time xwd and python take, with room for a
 # loaded machine.
-xt_ok '[ "${ms:-10000}" -le 1000 ]' \
+tap_ok '[ "${ms:-10000}" -le 1000 ]' \
 	"the area the popup covered is redrawn within a second (${ms:-?} ms)"
-xt_ok "kill -0 $XT_PID" "the server lives"
-xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_done

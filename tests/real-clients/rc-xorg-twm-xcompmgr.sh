@@ -23,22 +23,20 @@ set -u
 
 for tool in Xorg twm xcompmgr xterm xclock xdotool xwd xwininfo xdpyinfo python3; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
 witness=${SF_BENCH_X:-$(dirname "$SF_XORG_MODULE")/../bench/sf-bench-x}
-[ -x "$witness" ] || xt_skip "sf-bench-x not built (needs xcb-damage)"
+[ -x "$witness" ] || tap_skip_all "sf-bench-x not built (needs xcb-damage)"
 screen="python3 $(dirname "$0")/screen.py"
 CURSOR_W=5 CURSOR_H=11
 IDLE_S=10
-
-xt_plan 7
 
 # desktop NAME: Xorg (stdin: the module's lines), twm, xcompmgr, the
 # xterm (showing what is written into $fifo) and the clock, the pointer
 # on the xterm and the keyboard focus in it.
 desktop() {
-	xt_start "$1" || { echo "Bail out! Xorg did not start"; exit 1; }
+	xt_start "$1" || tap_bail "Xorg did not start"
 	# Windows where their clients ask, no interactive placement; the
 	# server's built-in font (the dummy has no font path).
 	printf '%s\n' 'UsePPosition "on"' RandomPlacement NoGrabServer \
@@ -57,7 +55,7 @@ desktop() {
 	xt_client xclock -update 1 -geometry 160x160+700+100
 	xt_poll "$XT_TIMEOUT" "the windows" eval \
 		'[ -n "$(window_id XTerm)" ] && [ -n "$(window_id XClock)" ]' ||
-		{ echo "Bail out! no xterm or xclock window"; exit 1; }
+		tap_bail "no xterm or xclock window"
 	win=$(window_id XTerm)
 	clock=$(window_id XClock)
 	DISPLAY=$XT_DISPLAY xdotool mousemove --window "$win" 20 20
@@ -99,11 +97,11 @@ held_both() {
 	[ "$(grep -c 'stillframe: client [0-9]* held' "$XT_LOG")" -ge 2 ]
 }
 xt_poll 30 "both clients held" held_both ||
-	xt_diag "the clients were not both held in 30 s"
+	tap_diag "the clients were not both held in 30 s"
 sleep 3
 draws=$(idle_draws)
-xt_diag "idle ${IDLE_S} s, damage reports: stock $stock, stillframe $draws"
-xt_ok '[ "$stock" -ge 15 ] && [ $((4 * draws)) -le "$stock" ]' \
+tap_diag "idle ${IDLE_S} s, damage reports: stock $stock, stillframe $draws"
+tap_ok '[ "$stock" -ge 15 ] && [ $((4 * draws)) -le "$stock" ]' \
 	"idle, the blinks and ticks are held ($draws draws, stock $stock)"
 
 # Input: a pointer move within the xterm and a key (shift: no text).
@@ -122,9 +120,9 @@ for i in "${!RC_TIMES[@]}"; do
 	[ "$clock_ms" = none ] && [ "${clocks[$((i + 1))]}" != "${clocks[0]}" ] &&
 		clock_ms=${RC_TIMES[$i]}
 done
-xt_ok '[ "$caret_ms" != none ] && [ "$caret_ms" -le 1000 ]' \
+tap_ok '[ "$caret_ms" != none ] && [ "$caret_ms" -le 1000 ]' \
 	"on input the caret is shown within a second ($caret_ms ms)"
-xt_ok '[ "$clock_ms" != none ] && [ "$clock_ms" -le 1000 ]' \
+tap_ok '[ "$clock_ms" != none ] && [ "$clock_ms" -le 1000 ]' \
 	"on input the clock moves on within a second ($clock_ms ms)"
 
 # Idle again: a line printed into the xterm, on the root the compositor
@@ -145,10 +143,11 @@ for i in "${!RC_TIMES[@]}"; do
 	[ "$text_ms" = none ] && [ "${ink[$((i + 1))]}" -ge $((ink[0] + 300)) ] &&
 		text_ms=${RC_TIMES[$i]}
 done
-xt_diag "dark pixels on the xterm before: ${ink[0]}, after: ${ink[*]:1}"
-xt_ok '[ "$text_ms" != none ] && [ "$text_ms" -le 1000 ]' \
+tap_diag "dark pixels on the xterm before: ${ink[0]}, after: ${ink[*]:1}"
+tap_ok '[ "$text_ms" != none ] && [ "$text_ms" -le 1000 ]' \
 	"idle, a printed line is on the composited screen within a second ($text_ms ms)"
 
-xt_ok "kill -0 $compositor_pid" "xcompmgr lives"
-xt_ok "kill -0 $XT_PID" "the server lives"
-xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_ok "kill -0 $compositor_pid" "xcompmgr lives"
+tap_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_done

@@ -22,10 +22,10 @@ set -u
 
 for tool in Xorg xdotool xrandr xdpyinfo; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL (stillframectl) not built"
 
 ctl() {
 	DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" "$SF_CTL" --x11 "$@"
@@ -84,70 +84,68 @@ status_is_real() {
 			d = r * 1000 - m; exit !(d < 6 && d > -6) }'
 }
 
-xt_plan 16
-
 XT_VIRTUAL="1600 1200"
 XT_MONITOR_LINES='Modeline "1280x1024_30" 54.0 1280 1328 1440 1688 1024 1025 1028 1066 +hsync +vsync
 Modeline "1600x1200_30" 81.0 1600 1664 1856 2160 1200 1201 1204 1250 +hsync +vsync'
-xt_start user-mode <<-EOF || { xt_diag "Xorg did not start"; exit 1; }
+xt_start user-mode <<-EOF || { tap_diag "Xorg did not start"; exit 1; }
 	Option "Outputs" "all"
 	Option "LowRefreshTimeout" "1500"
 EOF
 
-xt_ok "xt_poll 10 'idle at 30 Hz' mode_is 1280x1024@30.01" \
+tap_ok "xt_poll 10 'idle at 30 Hz' mode_is 1280x1024@30.01" \
 	"idle: stillframe drops 85 Hz to the 30 Hz copy"
 
 # 1. The same resolution at another rate.
 xrandr --display "$XT_DISPLAY" --output DUMMY0 --mode 1280x1024 --rate 75
-xt_ok "xt_poll 3 'the user mode' mode_is 1280x1024@75.02" \
+tap_ok "xt_poll 3 'the user mode' mode_is 1280x1024@75.02" \
 	"the user sets 1280x1024 at 75 Hz while idle"
 seen=$(active 3)
-xt_is "$seen" "1280x1024@75.02" \
+tap_is "$seen" "1280x1024@75.02" \
 	"the pointer moving: the user's 75 Hz, never the 85 Hz of before"
-xt_ok "xt_poll 10 'idle again' mode_is 1280x1024@30.01" \
+tap_ok "xt_poll 10 'idle again' mode_is 1280x1024@30.01" \
 	"idle: the 30 Hz copy of the user's resolution"
 ctl pause >/dev/null
-xt_ok "xt_poll 3 'the user mode back' mode_is 1280x1024@75.02" \
+tap_ok "xt_poll 3 'the user mode back' mode_is 1280x1024@75.02" \
 	"stillframectl pause puts back the user's 75 Hz"
 ctl resume >/dev/null
 # The user's change comes while stillframe has the output at its low
 # rate, when the rate it remembered differs from the server's.
-xt_ok "xt_poll 10 'idle after resume' mode_is 1280x1024@30.01" \
+tap_ok "xt_poll 10 'idle after resume' mode_is 1280x1024@30.01" \
 	"resumed, then idle: the 30 Hz copy again"
 
 # 2. A larger screen.
 xrandr --display "$XT_DISPLAY" --output DUMMY0 --mode 1600x1200 --rate 60
-xt_ok "xt_poll 3 'the larger mode' mode_is 1600x1200@60.00" \
+tap_ok "xt_poll 3 'the larger mode' mode_is 1600x1200@60.00" \
 	"the user sets 1600x1200 at 60 Hz"
 seen=$(active 3)
-xt_is "$seen" "1600x1200@60.00" \
+tap_is "$seen" "1600x1200@60.00" \
 	"the pointer moving: 1600x1200 at 60 Hz stays (not 1280x1024)"
-xt_ok "xt_poll 10 'idle at 1600x1200' mode_is 1600x1200@30.00" \
+tap_ok "xt_poll 10 'idle at 1600x1200' mode_is 1600x1200@30.00" \
 	"idle: the 30 Hz mode of the new resolution"
-xt_ok "xt_poll 3 'status' status_is_real" \
+tap_ok "xt_poll 3 'status' status_is_real" \
 	"status reports the server's refresh ($(status_mhz) mHz)"
 
 # 3. A smaller one, where the old modes no longer fit the screen.
 xrandr --display "$XT_DISPLAY" --output DUMMY0 --mode 1024x768 --rate 75
-xt_ok "xt_poll 3 'the smaller mode' mode_is 1024x768@75.03" \
+tap_ok "xt_poll 3 'the smaller mode' mode_is 1024x768@75.03" \
 	"the user sets 1024x768 at 75 Hz"
 seen=$(active 3)
-xt_is "$seen" "1024x768@75.03" \
+tap_is "$seen" "1024x768@75.03" \
 	"the pointer moving: 1024x768 at 75 Hz stays"
-xt_ok "xt_poll 10 'idle at 1024x768' mode_is 1024x768@60.00" \
+tap_ok "xt_poll 10 'idle at 1024x768' mode_is 1024x768@60.00" \
 	"idle: the slowest mode of the new resolution (60 Hz)"
-xt_ok "xt_poll 3 'status' status_is_real" \
+tap_ok "xt_poll 3 'status' status_is_real" \
 	"status reports the server's refresh ($(status_mhz) mHz)"
 ctl pause >/dev/null
-xt_ok "xt_poll 3 'the user mode back' mode_is 1024x768@75.03" \
+tap_ok "xt_poll 3 'the user mode back' mode_is 1024x768@75.03" \
 	"stillframectl pause puts back the user's last choice"
 ctl resume >/dev/null
 
-xt_ok "kill -0 $XT_PID && ! grep -q 'switching to .* failed' '$XT_LOG'" \
+tap_ok "kill -0 $XT_PID && ! grep -q 'switching to .* failed' '$XT_LOG'" \
 	"the server lives and no switch failed"
-if [ "$XT_FAILED" != 0 ]; then
-	xt_diag "stillframe's lines of the server log:"
+if [ "$TAP_FAILED" != 0 ]; then
+	tap_diag "stillframe's lines of the server log:"
 	grep -i stillframe "$XT_LOG" | tail -n 40 >&2
 fi
 xt_stop
-exit $((XT_FAILED > 0))
+tap_done

@@ -21,23 +21,21 @@ set -u
 . "$(dirname "$0")/rc-lib.sh"
 
 for prog in Xorg xterm xwd xdotool python3; do
-	command -v "$prog" >/dev/null || xt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 screen="python3 $(dirname "$0")/screen.py"
 CURSOR_W=5 CURSOR_H=11
 SAMPLE_S=20
 MAX_HIDDEN_MS=$((900 + 400 + 100))
 
-xt_plan 4
-
-xt_start rc-xterm <<-EOF || { echo "Bail out! Xorg did not start"; exit 1; }
+xt_start rc-xterm <<-EOF || tap_bail "Xorg did not start"
 	Option "SuppressIdleDelay" "500"
 	Option "BlinkMaxStaleness" "4000"
 EOF
 xt_client xterm -bc -fg black -bg white -cr black -geometry 30x4+100+100 \
 	-T caret -e sleep 1000
 xt_poll 20 "xterm's window" eval '[ -n "$(window_id XTerm)" ]' ||
-	{ echo "Bail out! no xterm window"; exit 1; }
+	tap_bail "no xterm window"
 win=$(window_id XTerm)
 # No window manager: xterm blinks (and draws its block) only with the
 # focus, given here without input.
@@ -51,7 +49,7 @@ first_caret() {
 		[ "$($screen block $CURSOR_W $CURSOR_H "$XT_DIR/first.xwd")" != none ]
 }
 xt_poll 20 "xterm's caret" first_caret ||
-	{ echo "Bail out! xterm's caret never showed"; exit 1; }
+	tap_bail "xterm's caret never showed"
 start=$(xt_now_ms)
 
 # The shots first, read in one go after (python is slow to start on a
@@ -68,9 +66,9 @@ done
 mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
 rc_hidden_run seen times
 longest=$RC_LONGEST off=$RC_OFF
-xt_ok '[ "${#shots[@]}" -ge 40 ]' \
+tap_ok '[ "${#shots[@]}" -ge 40 ]' \
 	"the window sampled ${#shots[@]} times in ${SAMPLE_S} s"
-xt_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \
+tap_ok '[ "$longest" -le "$MAX_HIDDEN_MS" ]' \
 	"the caret is never left hidden: at most $longest ms in a row ($off of ${#shots[@]} samples without it; $MAX_HIDDEN_MS allowed)"
 # Unheld, xterm's caret would come and go 44 times in 20 s, and the
 # samples (a few a second) would see most of it; held, about twice a
@@ -83,6 +81,7 @@ for i in "${!seen[@]}"; do
 	[ "$prev_none" = "$now_none" ] || changes=$((changes + 1))
 done
 holds=$(grep -c "client [0-9]* held: it drew only blinks" "$XT_LOG")
-xt_ok '[ "$changes" -le 16 ] && [ "$holds" -ge 3 ]' \
+tap_ok '[ "$changes" -le 16 ] && [ "$holds" -ge 3 ]' \
 	"xterm was held while idle: the caret came or went $changes times in ${SAMPLE_S} s ($holds holds)"
-xt_ok 'kill -0 "$XT_PID"' "Xorg is alive"
+tap_ok 'kill -0 "$XT_PID"' "Xorg is alive"
+tap_done

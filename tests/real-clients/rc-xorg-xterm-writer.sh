@@ -18,8 +18,6 @@ set -u
 
 rc_xorg_require Xorg xterm xdotool xwd xdpyinfo python3 seq
 
-xt_plan 9
-
 # xterm_start: an xterm that shows whatever is written into $fifo, and
 # touches $done each time a writer closes it (the writer's data is then
 # through the pty, all but what the pty buffers).
@@ -54,7 +52,7 @@ xt_start stock <<<none
 xterm_start
 sleep 1
 stock_s=$(flood)
-xt_diag "stock Xorg: seq 1 200000 through xterm in ${stock_s} s"
+tap_diag "stock Xorg: seq 1 200000 through xterm in ${stock_s} s"
 xt_stop
 
 # ---- 2. stillframe: a line every 2 s ----
@@ -64,9 +62,9 @@ xterm_start
 # the screen the same way, so a line printed again is drawn with the very
 # same requests as before.
 printf '\n%.0s' $(seq 30) >"$fifo"
-xt_ok "xt_poll 10 'xterm held' window_held xterm" \
+tap_ok "xt_poll 10 'xterm held' window_held xterm" \
 	"idle, xterm's blinks are held (setup)"
-xt_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "kill -0 $XT_PID" "the server lives"
 
 # One python process writes the lines and reads the screen back: python
 # takes up to a second to start on a loaded machine, xwd some 50 ms.
@@ -101,7 +99,7 @@ for i in range(1, int(count) + 1):
 print(" ".join(out))
 PY
 )
-xt_diag "the lines on the screen after (ms): ${lines_ms:-none}"
+tap_diag "the lines on the screen after (ms): ${lines_ms:-none}"
 late=0
 worst=0
 for ms in ${lines_ms:-10000}; do
@@ -110,25 +108,26 @@ for ms in ${lines_ms:-10000}; do
 	# for a loaded machine; main's held xterm took 2 to 24 s.
 	[ "$ms" -gt 1000 ] && late=$((late + 1))
 done
-xt_ok '[ "$late" = 0 ]' \
+tap_ok '[ "$late" = 0 ]' \
 	"each line is on the screen within a second (worst $worst ms)"
 # Every line moves the caret: its two states are told apart again by
 # their pixels over a few blinks before the next hold (a held blink
 # never leaves the caret hidden), so fewer holds than lines.
 held=$(grep -c 'client [0-9]* held' "$XT_LOG")
-xt_ok '[ "$held" -ge 1 ]' \
+tap_ok '[ "$held" -ge 1 ]' \
 	"the blinks between the lines were held again ($held holds)"
 
 # ---- 3. stillframe: 1.3 MB at once ----
-xt_ok "xt_poll 10 'xterm held' window_held xterm" \
+tap_ok "xt_poll 10 'xterm held' window_held xterm" \
 	"idle again, xterm's blinks are held (setup)"
 sf_s=$(flood)
-xt_diag "with stillframe: seq 1 200000 through xterm in ${sf_s} s"
-xt_ok '[ "$sf_s" -le $((3 * stock_s + 3)) ]' \
+tap_diag "with stillframe: seq 1 200000 through xterm in ${sf_s} s"
+tap_ok '[ "$sf_s" -le $((3 * stock_s + 3)) ]' \
 	"the writer is not stalled: ${sf_s} s against stock's ${stock_s} s"
-xt_ok "kill -0 $XT_PID" "the server lives"
+tap_ok "kill -0 $XT_PID" "the server lives"
 # The last numbers are on the screen: the terminal is current.
-xt_ok "xt_poll 2 'the end of the flood drawn' eval \
+tap_ok "xt_poll 2 'the end of the flood drawn' eval \
 	'[ \"\$(window_ink \"\$win\")\" -gt 2000 ]'" \
 	"the flood's last screen is drawn"
-xt_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_ok "! grep -q 'Backtrace\|Segmentation' '$XT_LOG'" "no crash in the log"
+tap_done

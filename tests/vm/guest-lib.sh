@@ -4,40 +4,15 @@
 # the kernel shows in debugfs, atomic commits counted by ftrace, and real
 # input through tests/vm/sf-vm-input (uinput).  Sourced, not run.
 
-VT_N=0
-VT_FAILED=0
+# Counting and reporting are tests/tap.sh's (tap_result, tap_is,
+# tap_diag, tap_done ...); diagnostics go with the TAP on stdout, the
+# one stream test-vm.sh shows on success.
+# shellcheck source=../tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
+TAP_DIAG_FD=1
 # The guest sees the host's /tmp through its overlay: files of its own
 # go in a directory of their own.
 VT_TMP=$(mktemp -d /tmp/stillframe-guest.XXXXXX)
-
-vt_ok() {	# vt_ok STATUS DESC
-	VT_N=$((VT_N + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $VT_N - $2"
-	else
-		echo "not ok $VT_N - $2"
-		VT_FAILED=$((VT_FAILED + 1))
-	fi
-}
-
-vt_is() {	# vt_is GOT WANT DESC
-	if [ "$1" = "$2" ]; then
-		vt_ok 0 "$3"
-	else
-		vt_ok 1 "$3"
-		echo "# got:  '$1'"
-		echo "# want: '$2'"
-	fi
-}
-
-vt_diag() {
-	printf '%s\n' "$@" | sed 's/^/# /'
-}
-
-vt_done() {
-	echo "1..$VT_N"
-	[ "$VT_FAILED" = 0 ]
-}
 
 # vt_poll SECONDS CMD...: until CMD succeeds; a fork costs ~0.1 s under
 # TCG, so the loop sleeps little.
@@ -161,18 +136,18 @@ check_refresh_and_dpms() {
 	# idle 30 Hz was seen.
 	VT_ACT="motion 5 0"
 	vt_poll 30 acting_crtc_is "1920x1080@60 1"
-	vt_is "$VT_SEEN" "1920x1080@60 1" \
+	tap_is "$VT_SEEN" "1920x1080@60 1" \
 		"after input the CRTC runs the native 60 Hz mode"
 	vt_poll 18 crtc_mode_is 1920x1080@30
-	vt_is "$(crtc_mode)" 1920x1080@30 \
+	tap_is "$(crtc_mode)" 1920x1080@30 \
 		"idle, $1 drops the kernel's CRTC to the 30 Hz mode"
 	vt_poll 10 acting_crtc_is "1920x1080@60 1"
-	vt_is "$VT_SEEN" "1920x1080@60 1" "input brings 60 Hz back on the CRTC"
+	tap_is "$VT_SEEN" "1920x1080@60 1" "input brings 60 Hz back on the CRTC"
 	vt_poll 40 crtc_stays_inactive
-	vt_is "$(crtc_field active)" 0 "DPMS off makes the CRTC inactive"
+	tap_is "$(crtc_field active)" 0 "DPMS off makes the CRTC inactive"
 	VT_ACT="key 30"
 	vt_poll 10 acting_crtc_is "1920x1080@60 1"
-	vt_is "$VT_SEEN" "1920x1080@60 1" \
+	tap_is "$VT_SEEN" "1920x1080@60 1" \
 		"a key makes it active again, at 60 Hz"
 }
 
@@ -214,10 +189,10 @@ check_held() {
 	d=$($1)
 	[ -n "${4:-}" ] && d2=$($4)
 	paused=$((b - a)) running=$((d - c))
-	vt_diag "$2 in 5 s with the client blinking: paused $paused, running $running"
-	vt_ok "$([ "$paused" -ge "$3" ]; echo $?)" \
+	tap_diag "$2 in 5 s with the client blinking: paused $paused, running $running"
+	tap_result "$([ "$paused" -ge "$3" ]; echo $?)" \
 		"paused, every blink costs: $paused $2 in 5 s"
-	vt_ok "$([ "$running" -lt "$paused" ]; echo $?)" \
+	tap_result "$([ "$running" -lt "$paused" ]; echo $?)" \
 		"running, held blinks cost less: $running $2 against $paused"
 	[ -n "${4:-}" ] || return 0
 	# The blinks still start Weston's loop: a stuck loop, with no
@@ -233,7 +208,7 @@ check_held() {
 			break
 		fi
 		[ "$try" = 2 ] && break
-		vt_diag "window $try: $running $2 for $loops loop starts; once more"
+		tap_diag "window $try: $running $2 for $loops loop starts; once more"
 		c2=$($4)
 		c=$($1)
 		sleep 5
@@ -241,6 +216,6 @@ check_held() {
 		d2=$($4)
 		running=$((d - c))
 	done
-	vt_ok "$([ "$running" -le $((loops + 1)) ] && [ "$loops" -ge 3 ]; echo $?)" \
+	tap_result "$([ "$running" -le $((loops + 1)) ] && [ "$loops" -ge 3 ]; echo $?)" \
 		"running, held frames cost no $2: $running for $loops repaint-loop starts"
 }

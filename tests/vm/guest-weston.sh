@@ -63,22 +63,22 @@ weston_stop() {
 	rm -f "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY"
 }
 
-vt_ok "$([ -e /dev/dri/card0 ] && [ -r "$DRI_STATE" ]; echo $?)" \
+tap_result "$([ -e /dev/dri/card0 ] && [ -r "$DRI_STATE" ]; echo $?)" \
 	"the guest has a KMS device and the kernel's atomic state in debugfs"
-vt_diag "driver: $(basename "$(readlink /sys/class/drm/card0/device/driver)")"
+tap_diag "driver: $(basename "$(readlink /sys/class/drm/card0/device/driver)")"
 commits_start
 input_start "$SF_VM_INPUT"
-vt_ok $? "a uinput device for real input"
+tap_result $? "a uinput device for real input"
 
 # ---- refresh and DPMS on the real CRTC ----
 weston_start refresh low-refresh-timeout=2000 refresh-dwell=0 \
 	idle-min-refresh=30 dim-timeout=0 standby-timeout=0 off-timeout=20
-vt_ok $? "weston starts on the DRM backend with stillframe"
-vt_ok "$(grep -q 'stillframe: output' "$WESTON_LOG"; echo $?)" \
+tap_result $? "weston starts on the DRM backend with stillframe"
+tap_result "$(grep -q 'stillframe: output' "$WESTON_LOG"; echo $?)" \
 	"stillframe manages the DRM output"
 check_refresh_and_dpms "Weston's DRM backend"
-if [ "$VT_FAILED" != 0 ]; then
-	vt_diag "--- stillframe's states and DPMS in this weston ---"
+if [ "$TAP_FAILED" != 0 ]; then
+	tap_diag "--- stillframe's states and DPMS in this weston ---"
 	grep -E -- '-> |DPMS|dpms|wake|sleep' "$WESTON_LOG" | tail -n 30 |
 		sed 's/^/# /'
 fi
@@ -94,25 +94,25 @@ foot -o cursor.blink=yes -o font=monospace:size=10 \
 	</dev/null >$VT_TMP/foot.log 2>&1 &
 FOOT=$!
 vt_poll 30 eval 'ctl status | grep -q "label=foot$"'
-vt_ok $? "foot runs on the DRM output"
+tap_result $? "foot runs on the DRM output"
 check_held commits_count "atomic commits" 6 loop_starts
 # Held frames leave Weston running and its repaint loop going: input
 # after them reaches the kernel as a commit.
-vt_ok "$(kill -0 "$WESTON_PID" && kill -0 "$FOOT"; echo $?)" \
+tap_result "$(kill -0 "$WESTON_PID" && kill -0 "$FOOT"; echo $?)" \
 	"weston and foot still run after the held blinks"
 before=$(commits_count)
 input motion 5 5
 vt_poll 10 commits_above "$before"
-vt_ok $? "input after the held blinks is painted: the kernel commits again"
+tap_result $? "input after the held blinks is painted: the kernel commits again"
 kill "$FOOT" 2>/dev/null
 weston_stop
 input_stop
 
-if [ "$VT_FAILED" != 0 ]; then
-	vt_diag "--- weston log (last 40 lines, no timeline) ---"
+if [ "$TAP_FAILED" != 0 ]; then
+	tap_diag "--- weston log (last 40 lines, no timeline) ---"
 	grep -v '^{ ' "$WESTON_LOG" | tail -n 40 | sed 's/^/# /'
 fi
 # Weston's logs and output, and the kernel's trace of the atomic
 # commits, go with the results (run-in-vm.sh -o).
 cp "$VT_TMP"/*.log "$VT_TMP"/*.out "$TRACING/trace" /run/vm/ 2>/dev/null
-vt_done
+tap_done

@@ -79,27 +79,27 @@ xorg_stop() {
 	wait "$XPID" 2>/dev/null
 }
 
-vt_ok "$([ -e /dev/dri/card0 ] && [ -r "$DRI_STATE" ]; echo $?)" \
+tap_result "$([ -e /dev/dri/card0 ] && [ -r "$DRI_STATE" ]; echo $?)" \
 	"the guest has a KMS device and the kernel's atomic state in debugfs"
 input_start "$SF_VM_INPUT"
-vt_ok $? "a uinput device for real input"
+tap_result $? "a uinput device for real input"
 
 commits_start
 xorg_start 20 3000
-vt_ok $? "Xorg starts with the modesetting driver on the KMS device"
-vt_ok "$(grep -q 'stillframe: output' "$XLOG"; echo $?)" \
+tap_result $? "Xorg starts with the modesetting driver on the KMS device"
+tap_result "$(grep -q 'stillframe: output' "$XLOG"; echo $?)" \
 	"stillframe manages the modesetting output"
-vt_diag "$(grep 'stillframe: output' "$XLOG" | head -n 2)"
+tap_diag "$(grep 'stillframe: output' "$XLOG" | head -n 2)"
 check_refresh_and_dpms "RandR through modesetting"
-if [ "$VT_FAILED" != 0 ]; then
-	vt_diag "--- stillframe's states and DPMS in this server ---"
+if [ "$TAP_FAILED" != 0 ]; then
+	tap_diag "--- stillframe's states and DPMS in this server ---"
 	grep -E -- '-> |DPMS|dpms' "$XLOG" | tail -n 30 | sed 's/^/# /'
 fi
 vt_like_status=$(ctl status 2>&1 | grep -c '^output\.')
-vt_ok "$([ "$vt_like_status" -gt 0 ]; echo $?)" \
+tap_result "$([ "$vt_like_status" -gt 0 ]; echo $?)" \
 	"stillframectl talks to the server over the STILLFRAME extension"
 xorg_stop
-vt_ok "$(grep -q 'finished: modes and DPMS put back' "$XLOG"; echo $?)" \
+tap_result "$(grep -q 'finished: modes and DPMS put back' "$XLOG"; echo $?)" \
 	"the server exits cleanly with stillframe"
 
 # ---- held clients draw nothing ----
@@ -113,7 +113,7 @@ xorg_start 0 1000
 xterm -bc -geometry 40x10+100+100 </dev/null >$VT_TMP/xterm.log 2>&1 &
 XTERM=$!
 vt_poll 30 eval 'ctl status | grep -q "^window\..*xterm"'
-vt_ok $? "xterm runs on the modesetting output"
+tap_result $? "xterm runs on the modesetting output"
 # xterm blinks only with the focus; no window manager gives it one.
 xdotool search --class xterm windowfocus --sync 2>/dev/null
 # xterm_frames: damage frames of xterm's window so far.
@@ -126,8 +126,8 @@ kill "$XTERM" 2>/dev/null
 xorg_stop
 input_stop
 
-if [ "$VT_FAILED" != 0 ]; then
-	vt_diag "--- Xorg log (stillframe lines, last 30) ---"
+if [ "$TAP_FAILED" != 0 ]; then
+	tap_diag "--- Xorg log (stillframe lines, last 30) ---"
 	grep -E 'stillframe|EE' "$XLOG" | tail -n 30 | sed 's/^/# /'
 fi
-vt_done
+tap_done

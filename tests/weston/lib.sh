@@ -7,7 +7,6 @@
 # Source it from a bash test script:
 #
 #	. "$(dirname "$0")/lib.sh"
-#	wt_plan 3
 #	wt_start mytest <<-EOF
 #		[core]
 #		idle-time=0
@@ -17,6 +16,8 @@
 #	wt_client foot sh -c 'sleep 30'
 #	wt_cmd motion 10 10
 #	state=$(wt_dump)
+#	tap_like "$state" 'repaints' "the double answers"
+#	tap_done
 #
 # The commands wt_cmd sends and the format wt_dump prints are described
 # at the top of fake-kms.c.  desktop-shell (the default shell) animates
@@ -36,8 +37,7 @@
 #                 --log-file=/tmp/vg.%p" (raise WT_TIMEOUT to match)
 #
 # Functions (each documented where it is defined):
-#   TAP:      wt_plan wt_ok wt_is wt_like wt_result wt_diag wt_skip
-#             wt_skip_one wt_bail
+#   TAP:      tests/tap.sh's tap_* functions (sourced here)
 #   weston:   wt_start wt_stop wt_alive wt_cmd wt_dump wt_shot wt_log_wait
 #             wt_log_tail wt_ini_still_shell
 #   clients:  wt_client wt_client_alive wt_client_stop wt_run
@@ -48,8 +48,6 @@
 #   sets WT_LAST_PID and WT_LAST_LOG.
 
 WT_TIMEOUT=${WT_TIMEOUT:-10}
-WT_N=0
-WT_FAILED=0
 WT_DIR=
 WT_PID=
 WT_LOG=
@@ -61,79 +59,12 @@ WT_EXIT=
 
 # ---- TAP ----
 
-# wt_diag MSG...: a TAP diagnostic, on stderr so that $(...) stays clean.
-wt_diag() {
-	printf '%s\n' "$@" | sed 's/^/# /' >&2
-}
-
-# wt_plan N: the TAP plan.
-wt_plan() {
-	echo "1..$1"
-}
-
-# wt_result STATUS DESC: ok if STATUS is 0, e.g. wt_result $? "it ran".
-wt_result() {
-	WT_N=$((WT_N + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $WT_N - $2"
-	else
-		echo "not ok $WT_N - $2"
-		WT_FAILED=$((WT_FAILED + 1))
-	fi
-}
-
-# wt_ok COND DESC: ok if the shell condition COND (a string, eval'ed)
-# succeeds, e.g. wt_ok '[ "$n" -gt 3 ]' "more than three".
-wt_ok() {
-	if eval "$1"; then
-		wt_result 0 "$2"
-	else
-		wt_result 1 "$2"
-		wt_diag "condition failed: $1"
-	fi
-}
-
-# wt_is GOT WANT DESC: ok if the strings are equal.
-wt_is() {
-	if [ "$1" = "$2" ]; then
-		wt_result 0 "$3"
-	else
-		wt_result 1 "$3"
-		wt_diag "got:  '$1'" "want: '$2'"
-	fi
-}
-
-# wt_like GOT ERE DESC: ok if GOT matches the extended regex ERE.
-wt_like() {
-	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
-		wt_result 0 "$3"
-	else
-		wt_result 1 "$3"
-		wt_diag "got:" "$1" "does not match: $2"
-	fi
-}
-
-# wt_skip REASON: skip the whole test (call it before wt_plan): prints
-# the TAP plan "1..0 # SKIP REASON" and exits ${WT_SKIP_STATUS:-0}.  Not
-# 77: meson's TAP protocol (1.0.1 checked) calls every non-zero exit an
-# ERROR, 77 included; the skip plan is what it reads as SKIP.
-wt_skip() {
-	echo "1..0 # SKIP $*"
-	exit "${WT_SKIP_STATUS:-0}"
-}
-
-# wt_skip_one DESC REASON: one test skipped, e.g. a missing client.
-wt_skip_one() {
-	WT_N=$((WT_N + 1))
-	echo "ok $WT_N - $1 # SKIP $2"
-}
-
-# wt_bail MSG: abort the test; prints the weston log tail.
-wt_bail() {
-	echo "Bail out! $*"
-	wt_log_tail >&2
-	exit 1
-}
+# Counting and reporting are tests/tap.sh's (tap_ok, tap_is, tap_like,
+# tap_result, tap_skip, tap_skip_all, tap_diag, tap_bail, tap_done); a
+# bail-out prints the weston log tail.
+# shellcheck source=../tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
+TAP_ON_BAIL=wt_log_tail
 
 # ---- polling ----
 
@@ -155,12 +86,12 @@ wt_poll() {
 	while :; do
 		"$@" && return 0
 		if [ -n "$WT_PID" ] && ! kill -0 "$WT_PID" 2>/dev/null; then
-			wt_diag "weston died while waiting for: $desc"
+			tap_diag "weston died while waiting for: $desc"
 			wt_log_tail >&2
 			return 1
 		fi
 		if [ "$(wt__now_ms)" -ge "$deadline" ]; then
-			wt_diag "timed out after ${timeout}s waiting for: $desc"
+			tap_diag "timed out after ${timeout}s waiting for: $desc"
 			wt_log_tail >&2
 			return 1
 		fi
@@ -211,10 +142,10 @@ wt__teardown() {	# stop clients and weston, remove the directory
 		wait "$WT_PID" 2>/dev/null
 		WT_EXIT=$?
 		if [ "$WT_EXIT" -gt 128 ]; then
-			wt_diag "weston died of signal $((WT_EXIT - 128))"
+			tap_diag "weston died of signal $((WT_EXIT - 128))"
 			wt_log_tail >&2
 		elif [ "$WT_EXIT" -ne 0 ]; then
-			wt_diag "weston exited with status $WT_EXIT"
+			tap_diag "weston exited with status $WT_EXIT"
 			wt_log_tail >&2
 		fi
 	fi
@@ -237,7 +168,7 @@ wt__teardown() {	# stop clients and weston, remove the directory
 
 wt__cleanup() {
 	local rc=$?
-	if [ "$WT_FAILED" -gt 0 ] || [ "$rc" -ne 0 ]; then
+	if [ "$TAP_FAILED" -gt 0 ] || [ "$rc" -ne 0 ]; then
 		wt_log_tail >&2
 		[ "$rc" -eq 0 ] && rc=1
 	fi
@@ -249,7 +180,7 @@ wt__cleanup() {
 # (the log tail is printed first if a test has failed), so that
 # wt_start can run another weston with another configuration.
 wt_stop() {
-	[ "$WT_FAILED" -gt 0 ] && wt_log_tail >&2
+	[ "$TAP_FAILED" -gt 0 ] && wt_log_tail >&2
 	wt__teardown
 }
 
@@ -325,25 +256,25 @@ wt_start() {
 	local name=$1
 	shift
 	if [ -z "${SF_FAKE_KMS:-}" ] || [ ! -f "$SF_FAKE_KMS" ]; then
-		wt_bail "SF_FAKE_KMS must name stillframe-test-fake-kms.so" \
+		tap_bail "SF_FAKE_KMS must name stillframe-test-fake-kms.so" \
 			"(got '${SF_FAKE_KMS:-}')"
 	fi
-	command -v weston >/dev/null || wt_bail "weston is not installed"
+	command -v weston >/dev/null || tap_bail "weston is not installed"
 
 	# The FIFO commands split on blanks, so the dir must have none.
 	local tmp=${TMPDIR:-/tmp}
 	case $tmp in *[[:space:]]*) tmp=/tmp ;; esac
 	if [ -n "$WT_PID" ]; then
-		wt_bail "wt_start: a weston is running already (wt_stop it)"
+		tap_bail "wt_start: a weston is running already (wt_stop it)"
 	fi
 	if [ -z "${WT_TRAPPED:-}" ]; then
-		trap wt__cleanup EXIT
+		tap_at_exit wt__cleanup
 		trap 'exit 130' INT
 		trap 'exit 143' TERM
 		WT_TRAPPED=1
 	fi
 	WT_DIR=$(mktemp -d "$tmp/stillframe-wt.XXXXXX") ||
-		wt_bail "mktemp failed"
+		tap_bail "mktemp failed"
 	chmod 700 "$WT_DIR"
 
 	WT_SOCKET=$name
@@ -365,7 +296,7 @@ wt_start() {
 				continue
 			fi
 			[ "$rc" -gt 128 ] &&
-				wt_diag "wt_start: stdin did not end in 2 s;" \
+				tap_diag "wt_start: stdin did not end in 2 s;" \
 					"weston.ini is what it gave so far"
 			user_ini+=$line
 			break
@@ -415,13 +346,13 @@ wt_start() {
 
 	wt_poll "$WT_TIMEOUT" "weston socket $WT_DIR/$name" \
 		test -S "$WT_DIR/$name" ||
-		wt_bail "weston did not create its socket"
+		tap_bail "weston did not create its socket"
 	wt_poll "$WT_TIMEOUT" "fake-kms control FIFO $WT_FIFO" \
 		test -p "$WT_FIFO" ||
-		wt_bail "the fake-KMS double did not create $WT_FIFO"
+		tap_bail "the fake-KMS double did not create $WT_FIFO"
 	# The loop runs only once every module has loaded.
 	wt_dump >/dev/null ||
-		wt_bail "weston does not answer on $WT_FIFO"
+		tap_bail "weston does not answer on $WT_FIFO"
 }
 
 # wt_alive: weston is still running.
@@ -435,11 +366,11 @@ wt_alive() {
 wt_cmd() {
 	local line="$*" fd
 	if ! wt_alive; then
-		wt_diag "wt_cmd $line: weston is not running"
+		tap_diag "wt_cmd $line: weston is not running"
 		return 1
 	fi
 	if [ "${#line}" -ge 1000 ]; then
-		wt_diag "wt_cmd: line too long"
+		tap_diag "wt_cmd: line too long"
 		return 1
 	fi
 	exec {fd}<>"$WT_FIFO" || return 1

@@ -12,9 +12,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston setsid timeout python3; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
-[ -x "${SF_CTL:-}" ] || wt_skip "SF_CTL does not name stillframectl"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL does not name stillframectl"
 make_image="python3 $(dirname "$0")/../make-test-image.py"
 
 ctl() {
@@ -62,13 +62,11 @@ cleanup() {
 }
 
 tmp=$(mktemp -d)
-trap cleanup EXIT
+tap_at_exit cleanup
 trap 'exit 130' INT
 trap 'exit 143' TERM
 # shellcheck disable=SC2034	# read by wt_start
 WT_TRAPPED=1
-
-wt_plan 11
 
 $make_image vertical 1024 640 "$tmp/vertical.png"
 $make_image horizontal 1024 640 "$tmp/horizontal.png"
@@ -78,33 +76,33 @@ $make_image horizontal 1024 640 "$tmp/horizontal.png"
 start_with "$tmp/vertical.png" --debug
 wt_poll 10 "the vertical gradient on screen" \
 	shot_below "$tmp/vertical.json" turned_ratio 2
-wt_result $? "fbc --screen captures Weston's screen once it shows the vertical gradient"
+tap_result $? "fbc --screen captures Weston's screen once it shows the vertical gradient"
 # The output's name where Weston offers wl_output 4 (13 and later),
 # else its make and model (Weston 10).
-wt_like "$(json "$tmp/vertical.json" output) $(json "$tmp/vertical.json" width)x$(json "$tmp/vertical.json" height)" \
+tap_like "$(json "$tmp/vertical.json" output) $(json "$tmp/vertical.json" width)x$(json "$tmp/vertical.json" height)" \
 	'^(headless|weston headless) 1024x640$' \
 	"the shot is the output's (its name, or make and model), at its size"
 # The pointer's sprite is painted into the frame (the headless backend
 # has no cursor plane) and breaks the runs of the lines it covers.
 screen_ratio=$(json "$tmp/vertical.json" ratio)
 file_ratio=$(json "$tmp/vertical-file.json" ratio)
-wt_ok 'awk -v s="$screen_ratio" -v f="$file_ratio" \
+tap_ok 'awk -v s="$screen_ratio" -v f="$file_ratio" \
 	"BEGIN { exit !(s <= f && s >= 0.8 * f) }"' \
 	"the screen estimates as the image file does, but for the pointer ($screen_ratio x, the file $file_ratio x)"
 ctl fbc --screen >"$tmp/vertical.txt" 2>&1
-wt_like "$(head -n 1 "$tmp/vertical.txt")" '^output: (weston )?headless, 1024x640$' \
+tap_like "$(head -n 1 "$tmp/vertical.txt")" '^output: (weston )?headless, 1024x640$' \
 	"the text report names the output"
 wt_stop
 
 start_with "$tmp/horizontal.png" --debug
 wt_poll 10 "the horizontal gradient on screen" \
 	shot_below "$tmp/horizontal.json" ratio 20
-wt_result $? "and once Weston shows the horizontal one"
+tap_result $? "and once Weston shows the horizontal one"
 vertical=$(json "$tmp/vertical.json" ratio)
 horizontal=$(json "$tmp/horizontal.json" ratio)
-wt_ok 'awk -v v="$vertical" -v h="$horizontal" "BEGIN { exit !(v > 10 * h) }"' \
+tap_ok 'awk -v v="$vertical" -v h="$horizontal" "BEGIN { exit !(v > 10 * h) }"' \
 	"the vertical gradient compresses ten times better ($vertical x against $horizontal x)"
-wt_is "$(json "$tmp/horizontal.json" advice)" turn \
+tap_is "$(json "$tmp/horizontal.json" advice)" turn \
 	"and the horizontal one gets the advice to turn it"
 
 # A capture waits for the output's next frame: while stillframe holds
@@ -134,20 +132,21 @@ if wt_poll 20 "foot's blinks held" held_again; then
 	ctl fbc --screen --json >"$tmp/held.json" 2>"$tmp/held.err"
 	rc=$?
 	after=$(repaints)
-	wt_is "$rc" 0 "while foot's blinks are held, fbc --screen still gets its shot"
-	[ -s "$tmp/held.err" ] && wt_diag "$(cat "$tmp/held.err")"
-	wt_ok '[ "${after:-0}" -gt "${before:-0}" ]' \
+	tap_is "$rc" 0 "while foot's blinks are held, fbc --screen still gets its shot"
+	[ -s "$tmp/held.err" ] && tap_diag "$(cat "$tmp/held.err")"
+	tap_ok '[ "${after:-0}" -gt "${before:-0}" ]' \
 		"through a painted frame (fake-KMS repaints $before -> $after)"
 else
-	wt_result 1 "while foot's blinks are held, fbc --screen still gets its shot"
-	wt_result 1 "through a painted frame"
+	tap_result 1 "while foot's blinks are held, fbc --screen still gets its shot"
+	tap_result 1 "through a painted frame"
 fi
 wt_stop
 
 start_with "$tmp/vertical.png"
 ctl fbc --screen >"$tmp/refused.out" 2>"$tmp/refused.err"
 rc=$?
-wt_is "$rc" 1 "without --debug, fbc --screen exits 1"
-wt_ok 'grep -q "run weston with --debug" "$tmp/refused.err" && [ ! -s "$tmp/refused.out" ]' \
+tap_is "$rc" 1 "without --debug, fbc --screen exits 1"
+tap_ok 'grep -q "run weston with --debug" "$tmp/refused.err" && [ ! -s "$tmp/refused.out" ]' \
 	"and says to run weston with --debug"
-[ -s "$tmp/refused.err" ] && wt_diag "$(cat "$tmp/refused.err")"
+[ -s "$tmp/refused.err" ] && tap_diag "$(cat "$tmp/refused.err")"
+tap_done

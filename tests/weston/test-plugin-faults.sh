@@ -20,11 +20,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston setsid timeout awk; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_CTL SF_TEST_CLIENT; do
 	[ -f "${!var:-}" ] ||
-		wt_skip "$var does not name a built file (run through meson)"
+		tap_skip_all "$var does not name a built file (run through meson)"
 done
 
 ctl() {
@@ -102,24 +102,22 @@ ini() {	# ini [stillframe-test LINES] -- [stillframe LINES]
 	printf '%s\n' "$@"
 }
 
-wt_plan 22
-
 # ---- every mode set fails ----
 wt_start faults-switch -l log,stillframe < <(ini switch-fails=true -- \
 	low-refresh-timeout=200 dim-timeout=0 standby-timeout=0 off-timeout=0)
 wt_poll 5 "a refused switch_mode" \
 	eval '[ -n "$(requests switch_mode)" ]'
-wt_like "$(requests switch_mode | head -n 1)" \
+tap_like "$(requests switch_mode | head -n 1)" \
 	'^request headless switch_mode .* refused$' \
 	"switch-fails: the idle drop is asked for and the backend refuses it"
-wt_ok "grep -q 'output headless: switching to .* Hz failed; stillframe stops changing this output' \"\$WT_LOG\"" \
+tap_ok "grep -q 'output headless: switching to .* Hz failed; stillframe stops changing this output' \"\$WT_LOG\"" \
 	"the log says the switch failed and that stillframe stops trying"
 wt_cmd motion 3 3
 sleep 1
-wt_is "$(requests switch_mode | wc -l) $(mode_of headless)" \
+tap_is "$(requests switch_mode | wc -l) $(mode_of headless)" \
 	"1 1024x640@60000" \
 	"input and a second idle ask for no other mode; the output keeps 60 Hz"
-wt_ok wt_alive "weston lives through the failed mode sets"
+tap_ok wt_alive "weston lives through the failed mode sets"
 wt_stop
 
 # ---- no set_dpms ----
@@ -127,14 +125,14 @@ wt_start faults-nodpms -l log,stillframe < <(ini dpms=false -- \
 	low-refresh-timeout=200 dim-timeout=0 standby-timeout=1 off-timeout=2)
 wt_poll 5 "the log about DPMS" \
 	grep -q 'output headless: the backend has no DPMS control' "$WT_LOG"
-wt_result $? "without set_dpms the log says the output is never blanked"
+tap_result $? "without set_dpms the log says the output is never blanked"
 sleep 1.5
 wt_cmd key 30
 sleep 2.5
-wt_is "$(grep -c 'the backend has no DPMS control' "$WT_LOG")" 1 \
+tap_is "$(grep -c 'the backend has no DPMS control' "$WT_LOG")" 1 \
 	"once, not at every stage"
-wt_is "$(requests dpms | wc -l)" 0 "and no DPMS request reaches the backend"
-wt_ok "wt_alive && [ \"\$(mode_of headless)\" = 1024x640@30000 ]" \
+tap_is "$(requests dpms | wc -l)" 0 "and no DPMS request reaches the backend"
+tap_ok "wt_alive && [ \"\$(mode_of headless)\" = 1024x640@30000 ]" \
 	"weston lives, and the refresh policy still works (30 Hz idle)"
 wt_stop
 
@@ -151,11 +149,11 @@ wt_poll "$WT_TIMEOUT" "the shell's background on HDMI-A-1" \
 	eval 'ctl status | grep -q "label=background for output HDMI-A-1$"'
 wt_poll 5 "HDMI-A-1 in low-refresh" \
 	status_is output.HDMI-A-1.state low-refresh
-wt_is "$(status_value output.HDMI-A-1.state) $(mode_of HDMI-A-1)" \
+tap_is "$(status_value output.HDMI-A-1.state) $(mode_of HDMI-A-1)" \
 	"low-refresh 1024x640@30000" "idle, the monitor is in LOW_REFRESH at 30 Hz"
 wt_cmd unplug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 gone" no_output HDMI-A-1
-wt_ok "wt_alive && [ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
+tap_ok "wt_alive && [ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
 	"unplugged in LOW_REFRESH: weston lives and stillframe forgets it"
 wt_cmd plug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 back" eval '! no_output HDMI-A-1'
@@ -164,21 +162,21 @@ wt_poll "$WT_TIMEOUT" "the shell's background on HDMI-A-1" \
 wt_cmd motion 2 2
 wt_poll 5 "HDMI-A-1 at 60 Hz" eval \
 	'[ "$(mode_of HDMI-A-1)" = 1024x640@60000 ]'
-wt_result $? "plugged in again, it is driven from its native 60 Hz"
+tap_result $? "plugged in again, it is driven from its native 60 Hz"
 
 wt_poll 8 "HDMI-A-1 off" status_is output.HDMI-A-1.state off
-wt_is "$(status_value output.HDMI-A-1.state) $(dpms_of HDMI-A-1)" "off off" \
+tap_is "$(status_value output.HDMI-A-1.state) $(dpms_of HDMI-A-1)" "off off" \
 	"idle, the monitor reaches DPMS_OFF"
 wt_cmd unplug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 gone" no_output HDMI-A-1
-wt_ok "wt_alive && [ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
+tap_ok "wt_alive && [ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
 	"unplugged in DPMS_OFF: weston lives and stillframe forgets it"
 wt_cmd plug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 back on" dpms_is HDMI-A-1 on
-wt_is "$(dpms_of HDMI-A-1) $(dpms_of headless)" "on on" \
+tap_is "$(dpms_of HDMI-A-1) $(dpms_of headless)" "on on" \
 	"plugged in again, it is lit; the panel never went off"
 wt_cmd key 30
-wt_ok "wt_alive && [ \"\$(mode_of headless)\" = 1024x640@60000 ]" \
+tap_ok "wt_alive && [ \"\$(mode_of headless)\" = 1024x640@60000 ]" \
 	"a key after both: weston answers, the panel at its native 60 Hz"
 wt_stop
 
@@ -200,26 +198,24 @@ throttle_of() {	# throttle_of APP_ID: its surface's throttle_us
 wt_poll "$WT_TIMEOUT" "both throttled" eval \
 	'[ "$(throttle_of sf-victim)" = 200000 ] &&
 	 [ "$(throttle_of sf-witness)" = 200000 ]'
-wt_result $? "two background apps are throttled to 5 fps"
+tap_result $? "two background apps are throttled to 5 fps"
 w_commits=$(surface_field "$(wt_surface_with_label '^sf-witness$' \
 	"$(ctl status)")" commits)
 kill -KILL -- "-$victim"
 wait "$victim" 2>/dev/null
 wt_poll "$WT_TIMEOUT" "the victim forgotten" \
 	eval '! throttle_of sf-victim >/dev/null'
-wt_ok 'wt_alive && ! throttle_of sf-victim >/dev/null' \
+tap_ok 'wt_alive && ! throttle_of sf-victim >/dev/null' \
 	"killed while throttled: weston lives and its surface is forgotten"
 w_id=$(wt_surface_with_label '^sf-witness$' "$(ctl status)")
-wt_ok "wt_poll 3 'the witness drawing' field_above $w_id commits \
+tap_ok "wt_poll 3 'the witness drawing' field_above $w_id commits \
 	${w_commits:-0}" "the other throttled app goes on drawing"
 wt_stop
 
 # ---- a client killed while its damage is held ----
 if ! command -v foot >/dev/null; then
-	for i in 1 2 3 4; do
-		wt_skip_one "killed while held: check $i" "foot is not installed"
-	done
-	exit
+	tap_skip "killed while held: its checks" "foot is not installed"
+	tap_done
 fi
 wt_start faults-kill -l stillframe < <(ini -- refresh-switch=never \
 	dim-timeout=0 standby-timeout=0 off-timeout=0)
@@ -243,13 +239,13 @@ w_id=$(surface_of witness)
 # Held once classed: three regular ticks and blinks, which come late
 # and irregular on a loaded machine (two CPU hogs: more than 15 s).
 wt_poll 30 "both foots held" eval 'held_above "$v_id" 0 && held_above "$w_id" 0'
-wt_result $? "idle, the victim's ticks and the witness's blinks are held"
+tap_result $? "idle, the victim's ticks and the witness's blinks are held"
 # SIGKILL: the client cannot say goodbye; its connection just ends.
 kill -KILL -- "-$victim"
 wait "$victim" 2>/dev/null
 wt_poll "$WT_TIMEOUT" "the victim's surface gone" \
 	eval '[ -z "$(surface_field "$v_id" held)" ]'
-wt_ok "wt_alive && [ -z \"\$(surface_field \"\$v_id\" held)\" ]" \
+tap_ok "wt_alive && [ -z \"\$(surface_field \"\$v_id\" held)\" ]" \
 	"killed while held: weston lives and its surface is forgotten"
 st=$(ctl status)
 repaints=$(status_value output.headless.repaints "$st")
@@ -257,7 +253,8 @@ stale=$(status_value output.headless.stale_flushes "$st")
 wt_cmd key 30
 wt_poll 2 "a repaint after the key" \
 	status_above output.headless.repaints "${repaints:-0}"
-wt_result $? "a key paints the witness's held blink"
-wt_is "$(status_value output.headless.stale_flushes)" "$stale" \
+tap_result $? "a key paints the witness's held blink"
+tap_is "$(status_value output.headless.stale_flushes)" "$stale" \
 	"(painted by the key, not by its deadline)"
 wt_stop
+tap_done

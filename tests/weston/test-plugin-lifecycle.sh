@@ -13,11 +13,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston weston-debug setsid timeout; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
-[ -x "${SF_CTL:-}" ] || wt_skip "SF_CTL does not name stillframectl"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL does not name stillframectl"
 [ -x "${SF_MAKE_FAKE_TREE:-}" ] ||
-	wt_skip "SF_MAKE_FAKE_TREE does not name sf-make-fake-tree"
+	tap_skip_all "SF_MAKE_FAKE_TREE does not name sf-make-fake-tree"
 
 ctl() {
 	WAYLAND_DISPLAY=$WT_SOCKET "$SF_CTL" "$@"
@@ -61,7 +61,7 @@ stop_weston_keep_log() {
 make_tree() {
 	tree=$("$SF_MAKE_FAKE_TREE")
 	if [ -z "$tree" ] || [ ! -d "$tree" ]; then
-		wt_bail "sf-make-fake-tree made no tree (got '$tree')"
+		tap_bail "sf-make-fake-tree made no tree (got '$tree')"
 	fi
 	state_file=$tree/run/stillframe/platform-state
 }
@@ -93,7 +93,7 @@ gpu i915 sys/class/drm/card0 gt_boost_freq_mhz 1100;\
 gpu i915 sys/class/drm/card0 gt_max_freq_mhz 1100;\
 gpu i915 sys/class/drm/card0 gt_min_freq_mhz 400;"
 
-# In place of lib.sh's EXIT trap, which wt_start would put in place of
+# In place of lib.sh's clean-up at exit, which wt_start would put in place of
 # any other unless WT_TRAPPED is set: weston stops before its tree is
 # removed, and wt__cleanup still gets the test's exit status.
 cleanup() {
@@ -107,13 +107,11 @@ cleanup() {
 tmp=$(mktemp -d)
 tree=
 state_file=
-trap cleanup EXIT
+tap_at_exit cleanup
 trap 'exit 130' INT
 trap 'exit 143' TERM
 # shellcheck disable=SC2034	# read by wt_start
 WT_TRAPPED=1
-
-wt_plan 40
 
 # ---- loading, a second load, config errors ----
 # stillframe.so both in weston.ini and on the command line: Weston calls
@@ -129,19 +127,19 @@ wt_start lifecycle-load --modules=stillframe.so -l log,stillframe <<-EOF
 	blink-max-stalenes=100
 EOF
 
-wt_is "$(grep -c 'stillframe: loaded' "$WT_LOG")" 1 "loaded exactly once"
-wt_ok "grep -q 'stillframe: already loaded; ignoring the second' \"\$WT_LOG\"" \
+tap_is "$(grep -c 'stillframe: loaded' "$WT_LOG")" 1 "loaded exactly once"
+tap_ok "grep -q 'stillframe: already loaded; ignoring the second' \"\$WT_LOG\"" \
 	"the second load is refused with a message saying why"
-wt_like "$(grep 'dim-timeout' "$WT_LOG")" \
+tap_like "$(grep 'dim-timeout' "$WT_LOG")" \
 	'dim-timeout.*999999.*0\.\.86400.*keeping 120' \
 	"an out-of-range value names the key, the value, the range and the default kept"
-wt_like "$(grep 'low-refresh-timeout' "$WT_LOG")" \
+tap_like "$(grep 'low-refresh-timeout' "$WT_LOG")" \
 	'low-refresh-timeout.*soon' \
 	"a value that is not a number names the key and the value"
-wt_like "$(grep 'blink-max-stalenes' "$WT_LOG")" \
+tap_like "$(grep 'blink-max-stalenes' "$WT_LOG")" \
 	'unknown key.*blink-max-stalenes' \
 	"an unknown key in [stillframe] is reported"
-wt_is "$(status_of config.dim-timeout)" 120 \
+tap_is "$(status_of config.dim-timeout)" 120 \
 	"the default is what runs for a bad value"
 wt_stop
 
@@ -169,67 +167,67 @@ debug_pid=$!
 WT_CLIENT_PIDS+=("$debug_pid")
 
 wt_poll 5 "a drop to 30 Hz" mode_is 30000
-wt_result $? "after low-refresh-timeout the panel runs at its lowest mode (30 Hz)"
-wt_ok "grep -q 'output headless: active -> low-refresh (timeout)' \"\$WT_LOG\"" \
+tap_result $? "after low-refresh-timeout the panel runs at its lowest mode (30 Hz)"
+tap_ok "grep -q 'output headless: active -> low-refresh (timeout)' \"\$WT_LOG\"" \
 	"the log scope gives the decision and its reason"
 
 # Any input: back to native in the same dispatch as the input, before
 # anything is painted.  The dump is a barrier: it runs after the motion.
 wt_cmd motion 4 4
-wt_ok 'mode_is 60000' "pointer motion restores 60 Hz before the next frame"
-wt_like "$(requests | tail -n 1)" 'switch_mode 1024x640@60000 ok' \
+tap_ok 'mode_is 60000' "pointer motion restores 60 Hz before the next frame"
+tap_like "$(requests | tail -n 1)" 'switch_mode 1024x640@60000 ok' \
 	"the last mode request is the native one"
 
 # The stages in order, with nothing but time passing.
 wt_poll 8 "dpms off" dpms_is off
-wt_result $? "the output is blanked with DPMS after off-timeout"
+tap_result $? "the output is blanked with DPMS after off-timeout"
 stages=$(grep -o 'output headless: [a-z-]* -> [a-z-]* (timeout)' "$WT_LOG" |
 	sed 's/output headless: //; s/ (timeout)//' | tail -n 4 | tr '\n' ';')
-wt_is "$stages" \
+tap_is "$stages" \
 	"active -> low-refresh;low-refresh -> dim;dim -> standby;standby -> off;" \
 	"the idle stages come in order: low refresh, dim, standby, off"
-wt_like "$(requests | grep dpms | tr '\n' ';')" \
+tap_like "$(requests | grep dpms | tr '\n' ';')" \
 	'dpms standby;.*dpms off;$' \
 	"DPMS standby is asked for before DPMS off"
 
 # Off comes after the DIM stage and after reclock-delay past the drop to
 # 30 Hz, in the same event loop: both are done by now.
-wt_is "$(brightness)" 300 \
+tap_is "$(brightness)" 300 \
 	"dimmed, the backlight is at dim-brightness, 30% of its maximum of 1000"
-wt_is "$(clocks)" "300 300 300" \
+tap_is "$(clocks)" "300 300 300" \
 	"the display settled, the GPU's min, max and boost are at RPn (300 MHz)"
-wt_is "$(saved_values)" "$user_saved" \
+tap_is "$(saved_values)" "$user_saved" \
 	"while they are changed, the state file holds the user's values"
 
 wt_cmd key 30
 # As on KMS, DPMS comes on with the output's next frame (fake-kms
 # waits for it as Weston's DRM backend does).
 wt_poll 2 "dpms on" dpms_is on
-wt_ok 'dpms_is on && mode_is 60000' \
+tap_ok 'dpms_is on && mode_is 60000' \
 	"a key press turns the output back on at its native mode, with its next frame"
-wt_ok 'user_values' \
+tap_ok 'user_values' \
 	"and puts the user's brightness and GPU limits back (800; 400/1100/1100)"
-wt_ok '[ ! -e "$state_file" ]' \
+tap_ok '[ ! -e "$state_file" ]' \
 	"with everything put back, the state file is gone"
 # Not the state now: low-refresh-timeout (700 ms) may have passed since
 # the key on a loaded machine.  What the key did is in the log.
-wt_like "$(grep -o 'output headless: [a-z-]* -> active ([a-z]*)' "$WT_LOG" |
+tap_like "$(grep -o 'output headless: [a-z-]* -> active ([a-z]*)' "$WT_LOG" |
 	tail -n 1)" 'off -> active \(input\)' \
 	"the policy is active again: the key woke the output from off"
 
 wt_poll 5 "weston-debug output" \
 	grep -q 'output headless: .* -> active (input)' "$tmp/debug.out"
-wt_result $? "weston-debug stillframe streams the same decisions"
+tap_result $? "weston-debug stillframe streams the same decisions"
 
 # Idle again, so that there is something to put back at exit.  A wake
 # so soon after off doubles the stages' timeouts.
 wt_poll 15 "low clocks and a dimmed backlight again" \
 	eval '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]'
-wt_result $? "idle again, the clocks go down and the backlight dims again"
+tap_result $? "idle again, the clocks go down and the backlight dims again"
 
 stop_weston_keep_log "$tmp/exit.log"
-wt_is "${WT_EXIT:-x}" 0 "weston exits cleanly with the plugin loaded"
-wt_ok 'user_values && [ ! -e "$state_file" ]' \
+tap_is "${WT_EXIT:-x}" 0 "weston exits cleanly with the plugin loaded"
+tap_ok 'user_values && [ ! -e "$state_file" ]' \
 	"and at exit puts the user's values back and leaves no state file"
 rm -rf "$tree"
 
@@ -243,7 +241,7 @@ wt_start lifecycle-exit -l log,stillframe <<-EOF
 EOF
 wt_poll 5 "a drop to 30 Hz" mode_is 30000
 stop_weston_keep_log "$tmp/exit.log"
-wt_like "$(grep 'fake-kms: .*switch_mode' "$tmp/exit.log" | tail -n 1)" \
+tap_like "$(grep 'fake-kms: .*switch_mode' "$tmp/exit.log" | tail -n 1)" \
 	'1024x640@60000' \
 	"at exit the panel is switched back to its native 60 Hz"
 
@@ -265,7 +263,7 @@ wt_start lifecycle-crash -l log,stillframe < <(platform_ini \
 	low-refresh-timeout=300 dim-timeout=1)
 wt_poll 10 "low clocks and a dimmed backlight" \
 	eval '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]'
-wt_result $? "idle, the GPU's limits go down to RPn and the backlight dims"
+tap_result $? "idle, the GPU's limits go down to RPn and the backlight dims"
 # SIGKILL, as a crash: no code of weston's runs after it.  Its group
 # (desktop-shell, weston-keyboard) goes with it; reaped here, with
 # WT_PID cleared, so that the harness neither signals a pid that is gone
@@ -273,22 +271,22 @@ wt_result $? "idle, the GPU's limits go down to RPn and the backlight dims"
 kill -KILL -- "-$WT_PID"
 wait "$WT_PID" 2>/dev/null
 WT_PID=
-wt_ok '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]' \
+tap_ok '[ "$(clocks)" = "300 300 300" ] && [ "$(brightness)" = 300 ]' \
 	"killed, Weston leaves the clocks low and the backlight dimmed"
-wt_is "$(saved_values)" "$user_saved" \
+tap_is "$(saved_values)" "$user_saved" \
 	"and the state file with the user's values behind"
 wt_stop
 
 # Nothing here goes idle for 10 minutes: whatever changed was put back.
 wt_start lifecycle-repair -l log,stillframe < <(platform_ini \
 	low-refresh-timeout=600000)
-wt_ok 'user_values' \
+tap_ok 'user_values' \
 	"as it starts, the next Weston puts the user's values back"
-wt_ok '[ ! -e "$state_file" ]' "and removes the state file"
+tap_ok '[ ! -e "$state_file" ]' "and removes the state file"
 put_back=$(grep -o 'stillframe: platform: put back .*, left by a previous run$' \
 	"$WT_LOG" | sed 's/^stillframe: platform: put back //; s/, left.*//' |
 	LC_ALL=C sort | tr '\n' ';')
-wt_is "$put_back" "sys/class/backlight/intel_backlight/brightness = 800;\
+tap_is "$put_back" "sys/class/backlight/intel_backlight/brightness = 800;\
 sys/class/drm/card0/gt_boost_freq_mhz = 1100;\
 sys/class/drm/card0/gt_max_freq_mhz = 1100;\
 sys/class/drm/card0/gt_min_freq_mhz = 400;" \
@@ -311,9 +309,9 @@ wt_poll 5 "low-refresh state" \
 wt_cmd motion 1 1
 wt_poll 5 "low-refresh state again" \
 	eval '[ "$(status_of output.headless.state)" = low-refresh ]'
-wt_is "$(grep -c 'cannot switch modes' "$WT_LOG")" 1 \
+tap_is "$(grep -c 'cannot switch modes' "$WT_LOG")" 1 \
 	"a backend without switch_mode gets one log line, not one per idle"
-wt_is "$(requests | grep -c switch_mode)" 0 "and no mode is asked for"
+tap_is "$(requests | grep -c switch_mode)" 0 "and no mode is asked for"
 wt_stop
 
 # ---- Weston's own idle-time ----
@@ -339,22 +337,23 @@ witness_log=$WT_LAST_LOG
 focus_events() {
 	grep -E '^keyboard (enter|leave)$' "$witness_log" | tr '\n' ';'
 }
-wt_ok "wt_poll \$WT_TIMEOUT 'the witness focused' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the witness focused' \
 	eval '[ \"\$(focus_events)\" = \"keyboard enter;\" ]'" \
 	"a client mapped before idle-time gets the keyboard focus"
 wt_poll 8 "Weston's own dpms off" dpms_is off
-wt_result $? "Weston's idle-time still blanks the outputs with stillframe loaded"
-wt_is "$(focus_events)" "keyboard enter;keyboard leave;" \
+tap_result $? "Weston's idle-time still blanks the outputs with stillframe loaded"
+tap_is "$(focus_events)" "keyboard enter;keyboard leave;" \
 	"desktop-shell locked: the client lost the keyboard focus"
 wt_poll 8 "stillframe's off stage" \
 	eval '[ "$(status_of output.headless.state)" = off ]'
-wt_is "$(requests | grep dpms | sed -n '1p')" "request headless dpms off" \
+tap_is "$(requests | grep dpms | sed -n '1p')" "request headless dpms off" \
 	"after Weston blanked, stillframe never asks for standby (no fight)"
-wt_ok 'dpms_is off' "the outputs stay off through stillframe's stages"
+tap_ok 'dpms_is off' "the outputs stay off through stillframe's stages"
 wt_cmd key 30
 wt_poll 3 "dpms on" dpms_is on
-wt_result $? "input wakes Weston and the outputs come back on"
+tap_result $? "input wakes Weston and the outputs come back on"
 sleep 1
-wt_is "$(focus_events)" "keyboard enter;keyboard leave;" \
+tap_is "$(focus_events)" "keyboard enter;keyboard leave;" \
 	"woken, the screen stays locked: no focus until the unlock dialog"
 wt_stop
+tap_done

@@ -24,11 +24,11 @@ set -u
 . "$(dirname "$0")/../asan-lib.sh"
 
 for prog in weston setsid timeout awk ldd; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_CTL SF_LOAD_CLIENT; do
 	[ -f "${!var:-}" ] ||
-		wt_skip "$var does not name a built file (run through meson)"
+		tap_skip_all "$var does not name a built file (run through meson)"
 done
 
 load_seconds=${SF_LOAD_SECONDS:-6}
@@ -95,8 +95,6 @@ run_cycle() {
 		"$SF_LOAD_CLIENT" --cycle "$1" </dev/null 2>&1
 }
 
-wt_plan 15
-
 {
 	printf '[core]\nmodules=stillframe.so\nidle-time=0\n'
 	wt_ini_still_shell
@@ -106,67 +104,68 @@ wt_plan 15
 } >"${TMPDIR:-/tmp}/sf-load-$$.ini"
 wt_start load -l log <"${TMPDIR:-/tmp}/sf-load-$$.ini"
 rm -f "${TMPDIR:-/tmp}/sf-load-$$.ini"
-wt_ok wt_alive "weston with stillframe starts${WT_WRAPPER:+ (ASan preloaded)}"
+tap_ok wt_alive "weston with stillframe starts${WT_WRAPPER:+ (ASan preloaded)}"
 
 # ---- 200 clients at 60 fps with hint churn ----
 wt_client "$SF_LOAD_CLIENT" --clients 200 --fps 60 \
 	--seconds "$load_seconds" --churn --linger 30
 load_pid=$WT_LAST_PID
 wt_poll $((WT_TIMEOUT * 6)) "the 200 clients to map" client_says '^ready 200$'
-wt_result $? "200 clients, a connection each, map their surfaces"
+tap_result $? "200 clients, a connection each, map their surfaces"
 wt_poll "$WT_TIMEOUT" "200 tracked surfaces of the load" \
 	labelled_is '^sf-load-[0-9]+$' 200
-wt_result $? "stillframe tracks the 200 surfaces"
+tap_result $? "stillframe tracks the 200 surfaces"
 wt_poll $((load_seconds + WT_TIMEOUT * 3)) "the load to end" \
 	client_says '^done '
 read -r _ sent churned < <(grep '^done ' "$WT_LAST_LOG")
-wt_ok '[ "${sent:-0}" -ge 200 ] && [ "${churned:-0}" -ge 20 ]' \
+tap_ok '[ "${sent:-0}" -ge 200 ] && [ "${churned:-0}" -ge 20 ]' \
 	"the clients committed (${sent:-?}) with hint changes (${churned:-?})"
 counted=$(commits_of '^sf-load-')
-wt_ok '[ "$counted" -ge "${sent:-1}" ]' \
+tap_ok '[ "$counted" -ge "${sent:-1}" ]' \
 	"no commit went uncounted ($counted counted, ${sent:-?} sent)"
-wt_ok wt_alive "weston lives through the load"
+tap_ok wt_alive "weston lives through the load"
 wt_client_stop "$load_pid"
-wt_ok '! grep -q "protocol error\|connection lost" "$WT_LAST_LOG"' \
+tap_ok '! grep -q "protocol error\|connection lost" "$WT_LAST_LOG"' \
 	"no client got a protocol error or lost its connection"
 wt_poll "$WT_TIMEOUT" "no tracked surface of the load" \
 	labelled_is '^sf-load-' 0
-wt_result $? "the clients gone, none of their surfaces is tracked"
+tap_result $? "the clients gone, none of their surfaces is tracked"
 wt_poll 5 "the output idle" state_is low-refresh
-wt_result $? "and no inhibitor is left: the output goes idle"
+tap_result $? "and no inhibitor is left: the output goes idle"
 
 # ---- 10,000 surfaces created and destroyed, twice ----
 out=$(run_cycle 10000)
-wt_is "$out" "cycled 10000" \
+tap_is "$out" "cycled 10000" \
 	"10,000 toplevels with hint objects made and destroyed, no error"
 wt_poll "$WT_TIMEOUT" "no tracked surface of the cycle" \
 	labelled_is '^sf-load-cycle$' 0
-wt_result $? "after them, none of them is tracked"
+tap_result $? "after them, none of them is tracked"
 rss_first=$(rss_kb)
 out=$(run_cycle 10000)
 wt_poll "$WT_TIMEOUT" "no tracked surface of the cycle" \
 	labelled_is '^sf-load-cycle$' 0
-wt_ok '[ $? = 0 ] && [ "$out" = "cycled 10000" ]' \
+tap_ok '[ $? = 0 ] && [ "$out" = "cycled 10000" ]' \
 	"nor after 10,000 more"
 rss_second=$(rss_kb)
-wt_diag "weston VmRSS: ${rss_first} kB after 10,000, ${rss_second} kB after 20,000"
+tap_diag "weston VmRSS: ${rss_first} kB after 10,000, ${rss_second} kB after 20,000"
 if [ -n "$WT_WRAPPER" ]; then
-	wt_skip_one "weston's memory stays flat over the second 10,000" \
+	tap_skip "weston's memory stays flat over the second 10,000" \
 		"ASan keeps freed memory in quarantine; its leak check judges"
 else
-	wt_ok '[ $((rss_second - rss_first)) -le "$rss_slack_kb" ]' \
+	tap_ok '[ $((rss_second - rss_first)) -le "$rss_slack_kb" ]' \
 		"weston's memory stays flat over the second 10,000 (≤ $rss_slack_kb kB)"
 fi
 
 wt_stop
-wt_is "$WT_EXIT" 0 "weston exits cleanly after the load"
+tap_is "$WT_EXIT" 0 "weston exits cleanly after the load"
 
 # ---- AddressSanitizer ----
 if [ -z "${WT_WRAPPER}" ]; then
-	wt_skip_one "no memory error or stillframe leak under ASan" \
+	tap_skip "no memory error or stillframe leak under ASan" \
 		"stillframe.so is not built with ASan"
 else
 	ours=$(asan_reports "$SF_PLUGIN" "$asan_dir")
-	wt_is "$ours" "" "no memory error or stillframe leak under ASan"
+	tap_is "$ours" "" "no memory error or stillframe leak under ASan"
 fi
 rm -rf "$asan_dir"
+tap_done

@@ -14,11 +14,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston setsid timeout python3; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
-[ -x "${SF_CTL:-}" ] || wt_skip "SF_CTL does not name stillframectl"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL does not name stillframectl"
 [ -x "${SF_MAKE_FAKE_TREE:-}" ] ||
-	wt_skip "SF_MAKE_FAKE_TREE does not name sf-make-fake-tree"
+	tap_skip_all "SF_MAKE_FAKE_TREE does not name sf-make-fake-tree"
 fake_battery=$(dirname "$0")/../platform/sf-fake-battery
 
 ctl() {
@@ -60,16 +60,14 @@ cleanup() {
 
 tmp=$(mktemp -d)
 tree=
-trap cleanup EXIT
+tap_at_exit cleanup
 trap 'exit 130' INT
 trap 'exit 143' TERM
 # shellcheck disable=SC2034	# read by wt_start
 WT_TRAPPED=1
 
-wt_plan 18
-
 tree=$("$SF_MAKE_FAKE_TREE" --battery Discharging)
-[ -n "$tree" ] && [ -d "$tree" ] || wt_bail "sf-make-fake-tree made no tree"
+[ -n "$tree" ] && [ -d "$tree" ] || tap_bail "sf-make-fake-tree made no tree"
 bat=$tree/sys/class/power_supply/BAT0
 
 # Idle stages past the drop to 30 Hz are far away: running idle stays
@@ -93,20 +91,20 @@ wt_client "$fake_battery" "$bat" fake-kms "$WT_FIFO"
 
 wt_poll 5 "30 Hz and the battery at 6.5 W" \
 	eval 'mode_is 30000 && power_is 6500000'
-wt_result $? "idle, the panel runs at 30 Hz and the fake battery reads 6.5 W"
+tap_result $? "idle, the panel runs at 30 Hz and the fake battery reads 6.5 W"
 
 # Every reading is 6.4 or 6.6 W, so the minimum and maximum are among
 # them and the mean lies between.
 ctl measure --root "$tree" --for 2 --interval 0.25 --json \
 	>"$tmp/plain.json" 2>"$tmp/plain.err"
-wt_result $? "measure --for 2 succeeds on a discharging battery"
-wt_ok 'near "$(json "$tmp/plain.json" mean_w)" 6.5 0.1 &&
+tap_result $? "measure --for 2 succeeds on a discharging battery"
+tap_ok 'near "$(json "$tmp/plain.json" mean_w)" 6.5 0.1 &&
 	near "$(json "$tmp/plain.json" min_w)" 6.5 0.1 &&
 	near "$(json "$tmp/plain.json" max_w)" 6.5 0.1' \
 	"its mean, minimum and maximum are the 6.5 W written, within the jitter"
-wt_is "$(json "$tmp/plain.json" samples)" 9 \
+tap_is "$(json "$tmp/plain.json" samples)" 9 \
 	"it reads at 0, 0.25, ... 2 s: 9 samples"
-wt_is "$(json "$tmp/plain.json" energy_w)" None \
+tap_is "$(json "$tmp/plain.json" energy_w)" None \
 	"energy_now did not change, so there is no energy-counter mean"
 
 # --ab: 4 windows of 2.5 s, the first second after each switch dropped
@@ -116,23 +114,23 @@ wt_is "$(json "$tmp/plain.json" energy_w)" None \
 # means must be the written 8 and 6.5 W within 0.2 W.
 ctl measure --ab --for 10 --window 2.5 --settle 1 --interval 0.1 --json \
 	--root "$tree" >"$tmp/ab.json" 2>"$tmp/ab.err"
-wt_result $? "measure --ab --for 10 --window 2.5 succeeds"
-[ -s "$tmp/ab.err" ] && wt_diag "$(cat "$tmp/ab.err")"
-wt_ok 'near "$(json "$tmp/ab.json" mean_paused_w)" 8 0.2 &&
+tap_result $? "measure --ab --for 10 --window 2.5 succeeds"
+[ -s "$tmp/ab.err" ] && tap_diag "$(cat "$tmp/ab.err")"
+tap_ok 'near "$(json "$tmp/ab.json" mean_paused_w)" 8 0.2 &&
 	near "$(json "$tmp/ab.json" mean_running_w)" 6.5 0.2' \
 	"paused reads the 8 W written at 60 Hz, running the 6.5 W at 30 Hz"
-wt_ok 'near "$(json "$tmp/ab.json" difference_w)" 1.5 0.4 &&
+tap_ok 'near "$(json "$tmp/ab.json" difference_w)" 1.5 0.4 &&
 	awk -v l="$(json "$tmp/ab.json" ci95_low_w)" "BEGIN { exit !(l > 0) }"' \
 	"the difference is 1.5 W and its 95% interval excludes zero"
-wt_diag "$(cat "$tmp/ab.json")"
-wt_is "$(json "$tmp/ab.json" windows_paused) $(json "$tmp/ab.json" windows_running)" \
+tap_diag "$(cat "$tmp/ab.json")"
+tap_is "$(json "$tmp/ab.json" windows_paused) $(json "$tmp/ab.json" windows_running)" \
 	"2 2" "10 s in windows of 2.5 s: two paused, two running"
-wt_is "$(status_of policy.paused)" false \
+tap_is "$(status_of policy.paused)" false \
 	"stillframe runs again afterwards, as it did before"
 pauses() {		# how often the policy was paused so far
 	grep -c "stillframe: policy paused" "$WT_LOG"
 }
-wt_is "$(pauses)" 2 "the policy was paused twice, once per paused window"
+tap_is "$(pauses)" 2 "the policy was paused twice, once per paused window"
 
 # Killed in a paused window: the policy is put back all the same.
 WAYLAND_DISPLAY=$WT_SOCKET "$SF_CTL" measure --ab --for 60 --window 10 \
@@ -142,18 +140,18 @@ wt_poll 5 "measure to pause stillframe" \
 	eval '[ "$(status_of policy.paused)" = true ]'
 kill -TERM "$measure_pid"
 wait "$measure_pid"
-wt_is "$?" 130 "measure --ab killed with SIGTERM exits 130"
-wt_is "$(status_of policy.paused)" false \
+tap_is "$?" 130 "measure --ab killed with SIGTERM exits 130"
+tap_is "$(status_of policy.paused)" false \
 	"and leaves stillframe running, as it found it"
 wt_poll 5 "30 Hz and 6.5 W again" eval 'mode_is 30000 && power_is 6500000'
-wt_result $? "the panel drops to 30 Hz again, the battery follows"
+tap_result $? "the panel drops to 30 Hz again, the battery follows"
 
 # Found paused, left paused.
 ctl pause
 ctl measure --ab --for 2 --window 0.5 --settle 0.1 --interval 0.1 \
 	--root "$tree" >"$tmp/paused.out" 2>&1
-wt_result $? "measure --ab on a paused stillframe succeeds"
-wt_is "$(status_of policy.paused)" true "and leaves it paused"
+tap_result $? "measure --ab on a paused stillframe succeeds"
+tap_is "$(status_of policy.paused)" true "and leaves it paused"
 ctl resume
 
 # On AC the battery reads the charger: refused, the policy untouched.
@@ -162,8 +160,9 @@ echo Charging >"$bat/status"
 ctl measure --ab --for 8 --window 2 --settle 0.5 --root "$tree" \
 	>"$tmp/charging.out" 2>"$tmp/charging.err"
 rc=$?
-wt_ok '[ "$rc" = 1 ] && grep -q "the battery is not discharging" "$tmp/charging.err"' \
+tap_ok '[ "$rc" = 1 ] && grep -q "the battery is not discharging" "$tmp/charging.err"' \
 	"a charging battery is refused with exit 1 and says why"
-[ "$rc" = 1 ] || wt_diag "exit $rc" "$(cat "$tmp/charging.out" "$tmp/charging.err")"
-wt_is "$(pauses)" "$pauses_before" \
+[ "$rc" = 1 ] || tap_diag "exit $rc" "$(cat "$tmp/charging.out" "$tmp/charging.err")"
+tap_is "$(pauses)" "$pauses_before" \
 	"without pausing stillframe"
+tap_done

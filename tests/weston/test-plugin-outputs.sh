@@ -19,11 +19,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston setsid timeout; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_TEST_CLIENT SF_CTL; do
 	[ -f "${!var:-}" ] ||
-		wt_skip "$var does not name a built file (run through meson)"
+		tap_skip_all "$var does not name a built file (run through meson)"
 done
 
 ctl() {
@@ -98,24 +98,22 @@ ini() {	# ini LINE...: the weston.ini, the lines go to [stillframe]
 	printf '%s\n' "$@"
 }
 
-wt_plan 35
-
 # ---- a laptop with a monitor nobody needs ----
 wt_start outputs -l log,stillframe < <(ini unneeded-outputs=external \
 	external-standby-timeout=2 external-off-timeout=4 standby-timeout=300 \
 	off-timeout=600)
 
-wt_ok wt_alive "weston runs with two heads"
-wt_ok "grep -q 'fake-kms: head HDMI-A-1' \"\$WT_LOG\"" \
+tap_ok wt_alive "weston runs with two heads"
+tap_ok "grep -q 'fake-kms: head HDMI-A-1' \"\$WT_LOG\"" \
 	"the double made the external head"
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 kept off" dpms_is HDMI-A-1 off
-wt_is "$(status_value output.HDMI-A-1.kind) $(status_value output.headless.kind)" \
+tap_is "$(status_value output.HDMI-A-1.kind) $(status_value output.headless.kind)" \
 	"external internal" "the status knows the monitor and the panel apart"
-wt_is "$(status_value output.HDMI-A-1.power)" off \
+tap_is "$(status_value output.HDMI-A-1.power)" off \
 	"unneeded-outputs=external: the monitor is powered off while connected"
-wt_is "$(dpms_of HDMI-A-1) $(dpms_of headless)" "off on" \
+tap_is "$(dpms_of HDMI-A-1) $(dpms_of headless)" "off on" \
 	"it is at DPMS off through the backend; the panel stays on"
-wt_ok "grep -q 'output HDMI-A-1 (external): powered off (listed in unneeded-outputs)' \"\$WT_LOG\"" \
+tap_ok "grep -q 'output HDMI-A-1 (external): powered off (listed in unneeded-outputs)' \"\$WT_LOG\"" \
 	"the log says why it was powered off"
 
 # Nothing is painted there: the pointer moves over it and a key is
@@ -126,87 +124,87 @@ wt_cmd motion 1500 300
 for i in 1 2 3 4 5; do wt_cmd motion 5 5; sleep 0.05; done
 wt_cmd key 30
 sleep 0.5
-wt_is "$(repaints_of HDMI-A-1)" "$before" \
+tap_is "$(repaints_of HDMI-A-1)" "$before" \
 	"no repaint reaches the powered-off output, the pointer on it or not"
-wt_ok "repaints_above headless $panel_before" \
+tap_ok "repaints_above headless $panel_before" \
 	"the panel still paints (the pointer left it)"
-wt_is "$(dpms_of HDMI-A-1)" off "input does not light the powered-off output"
+tap_is "$(dpms_of HDMI-A-1)" off "input does not light the powered-off output"
 
 # ---- stillframectl output ----
 out=$(ctl output)
-wt_like "$out" '^HDMI-A-1: external, power off \(asked: auto\)' \
+tap_like "$out" '^HDMI-A-1: external, power off \(asked: auto\)' \
 	"stillframectl output lists the monitor, off on its own"
 out=$(ctl output NOPE on 2>&1)
 rc=$?
-wt_is "$rc" 1 "an unknown output name is refused"
-wt_like "$out" "no output called 'NOPE'; it has: .*HDMI-A-1" \
+tap_is "$rc" 1 "an unknown output name is refused"
+tap_like "$out" "no output called 'NOPE'; it has: .*HDMI-A-1" \
 	"the message names the outputs there are"
 
 before=$(repaints_of HDMI-A-1)
 out=$(ctl output HDMI-A-1 on)
-wt_like "$out" '^HDMI-A-1: external, power on \(asked: on\)' \
+tap_like "$out" '^HDMI-A-1: external, power on \(asked: on\)' \
 	"stillframectl output HDMI-A-1 on powers it"
 on_at=$EPOCHREALTIME
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 dpms on" dpms_is HDMI-A-1 on
-wt_ok "dpms_is HDMI-A-1 on" "the monitor is lit again"
+tap_ok "dpms_is HDMI-A-1 on" "the monitor is lit again"
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 painted" repaints_above HDMI-A-1 "$before"
-wt_ok "repaints_above HDMI-A-1 $before" "and painted at once"
+tap_ok "repaints_above HDMI-A-1 $before" "and painted at once"
 
 # Its own timeouts: standby 2 s after the request, while the panel
 # (standby-timeout=300) stays lit.
 wt_poll 6 "HDMI-A-1 standby" dpms_is HDMI-A-1 standby
-wt_is "$(dpms_of HDMI-A-1) $(status_value output.HDMI-A-1.state)" \
+tap_is "$(dpms_of HDMI-A-1) $(status_value output.HDMI-A-1.state)" \
 	"standby standby" "external-standby-timeout=2: the monitor goes to standby first"
-wt_ok "[ \"\$(status_value output.headless.state)\" != standby ]" \
+tap_ok "[ \"\$(status_value output.headless.state)\" != standby ]" \
 	"the panel does not: it has its own timeouts"
 # external-off-timeout=4 has passed, but off wakes in about 2.5 s and
 # the request allows 1 s for wake-request-hold (300 s).
 sleep "$(awk -v t="$on_at" -v now="$EPOCHREALTIME" \
 	'BEGIN { d = t + 5.5 - now; print (d > 0 ? d : 0) }')"
-wt_is "$(status_value output.HDMI-A-1.state) $(dpms_of HDMI-A-1)" \
+tap_is "$(status_value output.HDMI-A-1.state) $(dpms_of HDMI-A-1)" \
 	"standby standby" "after the wake request it goes no deeper than standby"
 
 # Input wakes it like any output while it is on.
 wt_cmd key 30
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 on after input" dpms_is HDMI-A-1 on
-wt_ok "dpms_is HDMI-A-1 on" "input wakes the powered-on monitor"
+tap_ok "dpms_is HDMI-A-1 on" "input wakes the powered-on monitor"
 
 # Pause puts the user's outputs back; resume applies the policy again.
 ctl output HDMI-A-1 auto >/dev/null
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 off again" dpms_is HDMI-A-1 off
-wt_is "$(status_value output.HDMI-A-1.power_request) $(dpms_of HDMI-A-1)" \
+tap_is "$(status_value output.HDMI-A-1.power_request) $(dpms_of HDMI-A-1)" \
 	"auto off" "output HDMI-A-1 auto hands it back to unneeded-outputs"
 ctl pause
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 on while paused" dpms_is HDMI-A-1 on
-wt_ok "dpms_is HDMI-A-1 on" "paused, stillframe puts the monitor back on"
+tap_ok "dpms_is HDMI-A-1 on" "paused, stillframe puts the monitor back on"
 ctl resume
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 off after resume" dpms_is HDMI-A-1 off
-wt_ok "dpms_is HDMI-A-1 off" "resumed, it is powered off again"
+tap_ok "dpms_is HDMI-A-1 off" "resumed, it is powered off again"
 
 # ---- protocol errors, for the offending client only ----
 out=$(wt_run "$SF_TEST_CLIENT" --misuse bad-power)
-wt_is "$?:$out" "0:protocol error: stillframe_control_v1 3" \
+tap_is "$?:$out" "0:protocol error: stillframe_control_v1 3" \
 	"set_output_power with a value outside output_power: invalid_power"
 out=$(wt_run "$SF_TEST_CLIENT" --misuse unknown-output)
-wt_is "$?:$out" "0:protocol error: stillframe_control_v1 2" \
+tap_is "$?:$out" "0:protocol error: stillframe_control_v1 2" \
 	"set_output_power of an unknown name: unknown_output"
-wt_ok "wt_alive && [ \"\$(status_value output.HDMI-A-1.power)\" = off ]" \
+tap_ok "wt_alive && [ \"\$(status_value output.HDMI-A-1.power)\" = off ]" \
 	"weston and the outputs carry on after both"
 
 # ---- hotplug ----
 wt_cmd unplug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 output gone" no_output HDMI-A-1
-wt_ok "[ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
+tap_ok "[ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
 	"unplugged: Weston destroys the output and stillframe forgets it"
 wt_cmd plug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 back" status_is output.HDMI-A-1.power on
-wt_is "$(status_value output.HDMI-A-1.power) $(status_value output.HDMI-A-1.power_request) $(dpms_of HDMI-A-1)" \
+tap_is "$(status_value output.HDMI-A-1.power) $(status_value output.HDMI-A-1.power_request) $(dpms_of HDMI-A-1)" \
 	"on on on" "plugged in again: powered on despite unneeded-outputs"
-wt_ok "grep -q 'output HDMI-A-1: plugged in; powered on (hotplug-power-on)' \"\$WT_LOG\"" \
+tap_ok "grep -q 'output HDMI-A-1: plugged in; powered on (hotplug-power-on)' \"\$WT_LOG\"" \
 	"the log says it came up for the hotplug"
 ctl output HDMI-A-1 off >/dev/null
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 off on request" dpms_is HDMI-A-1 off
-wt_is "$(status_value output.HDMI-A-1.power_request)" off \
+tap_is "$(status_value output.HDMI-A-1.power_request)" off \
 	"output HDMI-A-1 off powers it off again"
 wt_stop
 
@@ -226,18 +224,18 @@ wt_cmd unplug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 output gone" no_output HDMI-A-1
 wt_cmd plug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 back" status_is output.HDMI-A-1.power off
-wt_is "$(status_value output.HDMI-A-1.power) $(dpms_of HDMI-A-1)" "off off" \
+tap_is "$(status_value output.HDMI-A-1.power) $(dpms_of HDMI-A-1)" "off off" \
 	"hotplug-power-on=false: a named unneeded output stays off when plugged in"
 wt_poll 8 "the panel off" dpms_is headless off
-wt_ok "dpms_is headless off" "the panel blanks on its off-timeout"
+tap_ok "dpms_is headless off" "the panel blanks on its off-timeout"
 mark=$(dpms_requests HDMI-A-1)
 wt_cmd key 30
 wt_poll "$WT_TIMEOUT" "the panel on" dpms_is headless on
 sleep 0.3
 after=$(dpms_requests HDMI-A-1)
-wt_is "$(dpms_of HDMI-A-1) ${after##*;}" "off " \
+tap_is "$(dpms_of HDMI-A-1) ${after##*;}" "off " \
 	"after Weston's wake lit every output, the unneeded one is dark again"
-wt_like "${after#"$mark"}" '^on;off;$' \
+tap_like "${after#"$mark"}" '^on;off;$' \
 	"(Weston turned it on, stillframe turned it off at once)"
 wt_stop
 
@@ -254,10 +252,11 @@ wt_poll "$WT_TIMEOUT" "the inhibitor's surface on the panel" \
 	eval 'ctl status | grep -q "label=inhibitor$"'
 wt_poll 8 "HDMI-A-1 standby" dpms_is HDMI-A-1 standby
 sleep 1
-wt_is "$(dpms_of HDMI-A-1) $(dpms_of headless) $(status_value output.headless.state)" \
+tap_is "$(dpms_of HDMI-A-1) $(dpms_of headless) $(status_value output.headless.state)" \
 	"standby on low-refresh" \
 	"the monitor blanks; the panel showing the inhibitor stays lit"
 wt_client_stop "$INHIBITOR"
 wt_poll 8 "the panel in standby" dpms_is headless standby
-wt_ok "dpms_is headless standby" "the inhibitor gone, the panel blanks too"
+tap_ok "dpms_is headless standby" "the inhibitor gone, the panel blanks too"
 wt_stop
+tap_done

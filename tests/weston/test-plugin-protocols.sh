@@ -17,11 +17,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston setsid timeout; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_TEST_CLIENT SF_CTL; do
 	[ -f "${!var:-}" ] ||
-		wt_skip "$var does not name a built file (run through meson)"
+		tap_skip_all "$var does not name a built file (run through meson)"
 done
 have_swayidle=false
 command -v swayidle >/dev/null && have_swayidle=true
@@ -146,8 +146,6 @@ ini() {
 	printf '%s\n' "$@"
 }
 
-wt_plan 72
-
 # ---- 1. stillframe_v1 misuse ----
 # Default timeouts: nothing here depends on the policy.
 wt_start sf-proto-misuse -l log,stillframe < <(ini)
@@ -155,7 +153,7 @@ wt_start sf-proto-misuse -l log,stillframe < <(ini)
 wt_client "$SF_TEST_CLIENT" --fps 10 --app-id sf-bystander
 bystander=$WT_LAST_PID
 bystander_log=$WT_LAST_LOG
-wt_ok "wt_poll \$WT_TIMEOUT 'the bystander in the status' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the bystander in the status' \
 	has_surface sf-bystander" \
 	"a bystander client (10 fps) is tracked: its surface is in the status"
 
@@ -170,13 +168,13 @@ misuse() {
 		--app-id "sf-misuse-$what" 2>"$WT_DIR/misuse.err")
 	rc=$?
 	err=$(cat "$WT_DIR/misuse.err")
-	wt_is "$rc:$out" "0:protocol error: $iface $code" \
+	tap_is "$rc:$out" "0:protocol error: $iface $code" \
 		"$what: the client gets $iface error $code and exits 0"
 	# libwayland up to 1.22 names the object iface@id, 1.23 and later
 	# iface#id (the same change as in WAYLAND_DEBUG's output).
-	wt_like "$err" "^$iface[@#][0-9]+: error $code: $message" \
+	tap_like "$err" "^$iface[@#][0-9]+: error $code: $message" \
 		"$what: the error message names the object and the fault"
-	wt_like "$(grep 'stillframe: client bug' "$WT_LOG" | tail -n 1)" \
+	tap_like "$(grep 'stillframe: client bug' "$WT_LOG" | tail -n 1)" \
 		"client bug: pid [0-9]+: $iface@[0-9]+: $message \\(protocol error $code" \
 		"$what: Weston's log names the client, the object and the fault"
 	# Still connected: its surface is tracked and it keeps committing.
@@ -184,10 +182,10 @@ misuse() {
 		wt_poll "$WT_TIMEOUT" "the bystander to commit again" \
 			commits_above sf-bystander "$before"
 	then
-		wt_result 0 "$what: weston and the bystander carry on"
+		tap_result 0 "$what: weston and the bystander carry on"
 	else
-		wt_result 1 "$what: weston and the bystander carry on"
-		wt_diag "weston alive: $(wt_alive && echo yes || echo no)," \
+		tap_result 1 "$what: weston and the bystander carry on"
+		tap_diag "weston alive: $(wt_alive && echo yes || echo no)," \
 			"bystander alive: $(wt_client_alive "$bystander" &&
 				echo yes || echo no)" \
 			"bystander's log:" "$(cat "$bystander_log")"
@@ -206,7 +204,7 @@ misuse after-destroy stillframe_surface_v1 2 \
 	'the wl_surface of this object was destroyed'
 
 # A disconnected client leaves nothing behind in the plugin.
-wt_ok "wt_poll \$WT_TIMEOUT 'the misusing clients to be forgotten' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the misusing clients to be forgotten' \
 	no_surface 'sf-misuse-.*'" \
 	"the surfaces of the disconnected clients are no longer tracked"
 
@@ -216,25 +214,25 @@ if $have_swayidle; then
 	: >"$idle_file"
 	wt_client swayidle -w timeout 2 "echo idled >>$idle_file" \
 		resume "echo resumed >>$idle_file"
-	wt_ok "wt_poll \$WT_TIMEOUT 'swayidle to idle' \
+	tap_ok "wt_poll \$WT_TIMEOUT 'swayidle to idle' \
 		file_is \"\$idle_file\" idled" \
 		"swayidle gets idled after its 2 s timeout without input"
 	sleep 0.5
-	wt_is "$(cat "$idle_file")" idled \
+	tap_is "$(cat "$idle_file")" idled \
 		"and no resumed while there is no input"
 	wt_cmd motion 5 5
-	wt_ok "wt_poll \$WT_TIMEOUT 'swayidle to resume' \
+	tap_ok "wt_poll \$WT_TIMEOUT 'swayidle to resume' \
 		file_is \"\$idle_file\" \"\$(printf 'idled\nresumed')\"" \
 		"pointer motion gets it resumed"
 	wt_client_stop "$WT_LAST_PID"
 else
 	for t in "swayidle gets idled" "no resumed without input" \
 		"motion gets it resumed"; do
-		wt_skip_one "$t" "swayidle is not installed"
+		tap_skip "$t" "swayidle is not installed"
 	done
 fi
 
-wt_ok "wt_alive && wt_client_alive $bystander" \
+tap_ok "wt_alive && wt_client_alive $bystander" \
 	"weston and the bystander are still up at the end"
 wt_stop
 
@@ -255,32 +253,32 @@ wt_start sf-proto-hints -l stillframe < <(ini low-refresh-timeout=300 \
 
 wt_client "$SF_TEST_CLIENT" --rate 24/1 --fps 24 --app-id sf-video
 video=$WT_LAST_PID
-wt_ok "wt_poll \$WT_TIMEOUT 'the hint in the status' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the hint in the status' \
 	surface_key_is sf-video rate 24/1" \
 	"the status shows the surface's content rate hint 24/1"
-wt_is "$(surface_key sf-video hint_object)" true \
+tap_is "$(surface_key sf-video hint_object)" true \
 	"and its stillframe_surface_v1"
 if wt_poll "$WT_TIMEOUT" "the 48 Hz mode" mode_is 48000; then
-	wt_result 0 "idle, the output runs at 48 Hz for the 24 fps video"
+	tap_result 0 "idle, the output runs at 48 Hz for the 24 fps video"
 else
-	wt_result 1 "idle, the output runs at 48 Hz for the 24 fps video"
-	wt_diag "$(output_line)"
+	tap_result 1 "idle, the output runs at 48 Hz for the 24 fps video"
+	tap_diag "$(output_line)"
 fi
-wt_like "$(requests_since 0 switch_mode | tr ';' '\n' | tail -n 1)" \
+tap_like "$(requests_since 0 switch_mode | tr ';' '\n' | tail -n 1)" \
 	'^switch_mode 1024x640@48000 ok$' \
 	"through a switch_mode request for 1024x640@48000"
-wt_ok "grep -Eq 'output headless: refresh [0-9.]+ -> 48.000 Hz \
+tap_ok "grep -Eq 'output headless: refresh [0-9.]+ -> 48.000 Hz \
 \\(content rate\\)' \"\$WT_LOG\"" \
 	"the plugin log gives the content rate as the reason"
 
 n=$(request_count)
 wt_client_stop "$video"
-wt_ok "wt_poll \$WT_TIMEOUT 'the video to be forgotten' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the video to be forgotten' \
 	no_surface sf-video" \
 	"the video's surface is gone from the status with its client"
-wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
+tap_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
 	"without it the output goes to the idle floor, 30 Hz"
-wt_is "$(requests_since "$n" switch_mode)" \
+tap_is "$(requests_since "$n" switch_mode)" \
 	"switch_mode 1024x640@30000 ok;" "through one switch_mode request"
 
 # The hint alone does it: a surface redrawing at 2 fps is classified
@@ -292,12 +290,12 @@ wt_is "$(requests_since "$n" switch_mode)" \
 n=$(request_count)
 wt_client "$SF_TEST_CLIENT" --rate 24/1 --fps 2 --app-id sf-still
 still=$WT_LAST_PID
-wt_ok "wt_poll \$WT_TIMEOUT 'the 48 Hz mode' mode_is 48000" \
+tap_ok "wt_poll \$WT_TIMEOUT 'the 48 Hz mode' mode_is 48000" \
 	"a 2 fps surface hinting 24 fps content gets 48 Hz too"
 wt_client_stop "$still"
-wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
+tap_ok "wt_poll \$WT_TIMEOUT 'the idle floor' mode_is 30000" \
 	"and gives it back when its client goes"
-wt_is "$(requests_since "$n" switch_mode)" \
+tap_is "$(requests_since "$n" switch_mode)" \
 	"switch_mode 1024x640@48000 ok;switch_mode 1024x640@30000 ok;" \
 	"the requests for it came in order"
 
@@ -332,29 +330,29 @@ wt_cmd motion 2 2
 priority_of() {
 	echo "$(surface_key "$1" priority)/$(surface_key "$1" priority_from)"
 }
-wt_ok "wt_poll \$WT_TIMEOUT 'the rule in the status' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the rule in the status' \
 	eval '[ \"\$(priority_of sf-rule-essential)\" = essential/apps ]'" \
 	"an app in essential-apps is essential, by the app rules"
-wt_ok "wt_poll \$WT_TIMEOUT 'the rule in the status' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the rule in the status' \
 	eval '[ \"\$(priority_of sf-rule-background)\" = background/apps ]'" \
 	"an app in background-apps is background, by the app rules"
-wt_is "$(priority_of sf-rule-both)" essential/apps \
+tap_is "$(priority_of sf-rule-both)" essential/apps \
 	"an app in both lists is essential"
-wt_is "$(priority_of sf-rule-overridden)" essential/client \
+tap_is "$(priority_of sf-rule-overridden)" essential/client \
 	"a client's own priority wins over background-apps"
-wt_ok "grep -q 'surface [0-9]* (sf-rule-essential): essential by \
+tap_ok "grep -q 'surface [0-9]* (sf-rule-essential): essential by \
 essential-apps' \"\$WT_LOG\"" "the log names the rule that applied"
 
 # The background one goes first, while the user still counts as active.
-wt_ok "wt_poll 2 'the background app throttled' \
+tap_ok "wt_poll 2 'the background app throttled' \
 	surface_key_is sf-rule-background throttle_us 200000" \
 	"the background app is throttled to 5 fps while the user is active"
-wt_ok "wt_poll \$((WT_TIMEOUT + 4)) 'the normal app throttled' \
+tap_ok "wt_poll \$((WT_TIMEOUT + 4)) 'the normal app throttled' \
 	surface_key_is sf-rule-normal throttle_us 200000" \
 	"idle and unfocused, the normal app is throttled too"
-wt_is "$(surface_key sf-rule-essential throttle_us)" 0 \
+tap_is "$(surface_key sf-rule-essential throttle_us)" 0 \
 	"the essential app is not throttled"
-wt_is "$(surface_key sf-rule-overridden throttle_us)" 0 \
+tap_is "$(surface_key sf-rule-overridden throttle_us)" 0 \
 	"nor the app whose client asked to be essential"
 for pid in "${rule_pids[@]}"; do
 	wt_client_stop "$pid"
@@ -363,38 +361,38 @@ done
 # ---- 4. stillframectl pause and resume ----
 # The output idles at 30 Hz.  Paused, stillframe puts the native mode
 # back and changes nothing, though its governor still follows the input.
-wt_is "$(status_value policy.paused)" false "policy.paused is false at first"
+tap_is "$(status_value policy.paused)" false "policy.paused is false at first"
 # The clients of section 3 may have woken it: idle again first, or the
 # count below takes in the drop to 30 Hz.
 wt_poll "$WT_TIMEOUT" 'the idle floor before pausing' mode_is 30000
 n=$(request_count)
 ctl pause
 rc=$?
-wt_is "$rc:$(status_value policy.paused)" 0:true \
+tap_is "$rc:$(status_value policy.paused)" 0:true \
 	"stillframectl pause succeeds; policy.paused is true"
-wt_ok "wt_poll \$WT_TIMEOUT 'the native mode back' mode_is 60000" \
+tap_ok "wt_poll \$WT_TIMEOUT 'the native mode back' mode_is 60000" \
 	"pausing puts the native 60 Hz mode back"
-wt_is "$(requests_since "$n" switch_mode)" \
+tap_is "$(requests_since "$n" switch_mode)" \
 	"switch_mode 1024x640@60000 ok;" "through one switch_mode request"
 
 n=$(request_count)
 idled=$(log_count 'output headless: active -> low-refresh')
 wt_cmd motion 3 3
-wt_ok "wt_poll \$WT_TIMEOUT 'the governor to idle again' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the governor to idle again' \
 	log_count_above 'output headless: active -> low-refresh' $idled" \
 	"paused, the governor still goes idle after the low-refresh timeout"
-wt_is "$(requests_since "$n" switch_mode)|$(output_line |
+tap_is "$(requests_since "$n" switch_mode)|$(output_line |
 	awk '{ print $4 }')" "|1024x640@60000" \
 	"but no mode switch follows: still 60 Hz"
 
 ctl resume
 rc=$?
-wt_is "$rc:$(status_value policy.paused)" 0:false \
+tap_is "$rc:$(status_value policy.paused)" 0:false \
 	"stillframectl resume succeeds; policy.paused is false"
-wt_ok "wt_poll \$WT_TIMEOUT 'the idle floor after resuming' \
+tap_ok "wt_poll \$WT_TIMEOUT 'the idle floor after resuming' \
 	mode_is 30000" \
 	"resumed, the policy acts again: 30 Hz after the timeout"
-wt_is "$(requests_since "$n" switch_mode)" \
+tap_is "$(requests_since "$n" switch_mode)" \
 	"switch_mode 1024x640@30000 ok;" "through one switch_mode request"
 
 # ---- 4b. stillframectl status --prom: a node_exporter textfile ----
@@ -405,13 +403,13 @@ ctl status --prom "$prom"
 rc=$?
 values=$($check_prom "$prom" 'stillframe_refresh_hertz{output="headless"}' \
 	'stillframe_repaints_total{output="headless"}' 2>&1 | tr '\n' ' ')
-wt_like "$rc:$values" '^0:30\.000 [1-9][0-9]* $' \
+tap_like "$rc:$values" '^0:30\.000 [1-9][0-9]* $' \
 	"status --prom writes a valid textfile: 30 Hz now, repaints counted"
-wt_is "$(ls "$WT_DIR/textfile")" stillframe.prom \
+tap_is "$(ls "$WT_DIR/textfile")" stillframe.prom \
 	"written beside the file and renamed: nothing else is left"
 ctl status --prom "$WT_DIR/no-such-dir/stillframe.prom" 2> "$WT_DIR/prom.err"
 rc=$?
-wt_like "$rc:$(cat "$WT_DIR/prom.err")" \
+tap_like "$rc:$(cat "$WT_DIR/prom.err")" \
 	"^1:stillframectl: status --prom: cannot create $WT_DIR/no-such-dir/stillframe.prom.tmp.[0-9]*: No such file or directory\$" \
 	"a file that cannot be written is an error that names it"
 wt_stop
@@ -423,21 +421,21 @@ wt_start sf-proto-inhibit -l stillframe < <(ini low-refresh-timeout=200 \
 	dim-timeout=0 standby-timeout=1 off-timeout=2 quick-wake-window=0)
 
 wt_client "$SF_TEST_CLIENT" --app-id sf-window
-wt_ok "wt_poll \$WT_TIMEOUT 'DPMS off' dpms_is off" \
+tap_ok "wt_poll \$WT_TIMEOUT 'DPMS off' dpms_is off" \
 	"without an inhibitor the output goes DPMS off"
-wt_is "$(requests_since 0 '^dpms')" "dpms standby;dpms off;" \
+tap_is "$(requests_since 0 '^dpms')" "dpms standby;dpms off;" \
 	"through standby, then off, in order"
-wt_is "$(status_value output.headless.state)" off "the status says off"
+tap_is "$(status_value output.headless.state)" off "the status says off"
 
 n=$(request_count)
 wt_cmd motion 1 1
-wt_ok "wt_poll \$WT_TIMEOUT 'DPMS on' dpms_is on" "input turns it back on"
-wt_is "$(requests_since "$n" '^dpms' | tr ';' '\n' | sort -u | tr '\n' ';')" \
+tap_ok "wt_poll \$WT_TIMEOUT 'DPMS on' dpms_is on" "input turns it back on"
+tap_is "$(requests_since "$n" '^dpms' | tr ';' '\n' | sort -u | tr '\n' ';')" \
 	"dpms on;" "with DPMS on requests only"
 
 wt_client "$SF_TEST_CLIENT" --inhibit --app-id sf-inhibitor
 inhibitor=$WT_LAST_PID
-wt_ok "wt_poll \$WT_TIMEOUT 'the inhibitor' status_is policy.inhibitors 1" \
+tap_ok "wt_poll \$WT_TIMEOUT 'the inhibitor' status_is policy.inhibitors 1" \
 	"an idle inhibitor client: policy.inhibitors is 1"
 if $have_swayidle; then
 	idle_file=$WT_DIR/swayidle-inhibited.out
@@ -449,34 +447,34 @@ n=$(request_count)
 wt_cmd motion 1 1
 # Past both timeouts, counted from that input, with a margin.
 sleep 3
-wt_ok "dpms_is on" "with the inhibitor DPMS stays on past the timeouts"
-wt_is "$(requests_since "$n" '^dpms (standby|off)')" "" \
+tap_ok "dpms_is on" "with the inhibitor DPMS stays on past the timeouts"
+tap_is "$(requests_since "$n" '^dpms (standby|off)')" "" \
 	"no DPMS standby or off request was made"
-wt_is "$(status_value output.headless.state)" low-refresh \
+tap_is "$(status_value output.headless.state)" low-refresh \
 	"the output is held at low-refresh"
 if $have_swayidle; then
-	wt_is "$(cat "$idle_file")" "" \
+	tap_is "$(cat "$idle_file")" "" \
 		"nor does swayidle (1 s timeout) get idled meanwhile"
 else
-	wt_skip_one "nor does swayidle get idled" "swayidle is not installed"
+	tap_skip "nor does swayidle get idled" "swayidle is not installed"
 fi
 
 n=$(request_count)
 wt_client_stop "$inhibitor"
-wt_ok "wt_poll \$WT_TIMEOUT 'no inhibitor' status_is policy.inhibitors 0" \
+tap_ok "wt_poll \$WT_TIMEOUT 'no inhibitor' status_is policy.inhibitors 0" \
 	"when the inhibitor's client exits policy.inhibitors is 0"
-wt_ok "wt_poll \$WT_TIMEOUT 'DPMS off' dpms_is off" \
+tap_ok "wt_poll \$WT_TIMEOUT 'DPMS off' dpms_is off" \
 	"and blanking happens again"
-wt_is "$(requests_since "$n" '^dpms')" "dpms standby;dpms off;" \
+tap_is "$(requests_since "$n" '^dpms')" "dpms standby;dpms off;" \
 	"through standby, then off, in order"
 if $have_swayidle; then
-	wt_ok "wt_poll \$WT_TIMEOUT 'swayidle to idle' \
+	tap_ok "wt_poll \$WT_TIMEOUT 'swayidle to idle' \
 		file_is \"\$idle_file\" idled" \
 		"swayidle gets idled once the inhibitor is gone"
 	wt_client_stop "$swayidle_pid"
 else
-	wt_skip_one "swayidle gets idled" "swayidle is not installed"
+	tap_skip "swayidle gets idled" "swayidle is not installed"
 fi
 wt_stop
 
-exit 0
+tap_done

@@ -18,17 +18,15 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 for prog in weston wayland-info setpriv timeout; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_CTL; do
 	[ -n "${!var:-}" ] && [ -e "${!var}" ] ||
-		wt_skip "$var does not name a file (run it from meson)"
+		tap_skip_all "$var does not name a file (run it from meson)"
 done
-[ "$(id -u)" -eq 0 ] || wt_skip "setpriv to another uid needs root"
+[ "$(id -u)" -eq 0 ] || tap_skip_all "setpriv to another uid needs root"
 
 STRANGER=65534
-
-wt_plan 9
 
 wt_start sf-security -l stillframe <<-EOF
 	[core]
@@ -60,29 +58,30 @@ as_stranger() {
 
 owner_globals=$(WAYLAND_DISPLAY=$WT_SOCKET timeout 30 wayland-info 2>&1)
 stranger_globals=$(as_stranger wayland-info 2>&1)
-wt_like "$owner_globals" "stillframe_control_v1" \
+tap_like "$owner_globals" "stillframe_control_v1" \
 	"the compositor's uid sees stillframe_control_v1"
-wt_ok "! grep -q stillframe_control_v1 <<<\"\$stranger_globals\" &&
+tap_ok "! grep -q stillframe_control_v1 <<<\"\$stranger_globals\" &&
 	grep -q wl_compositor <<<\"\$stranger_globals\"" \
 	"another uid connects but does not see stillframe_control_v1"
-wt_ok "grep -q stillframe_manager_v1 <<<\"\$stranger_globals\" &&
+tap_ok "grep -q stillframe_manager_v1 <<<\"\$stranger_globals\" &&
 	grep -q wp_content_type_manager_v1 <<<\"\$stranger_globals\" &&
 	grep -q zwp_idle_inhibit_manager_v1 <<<\"\$stranger_globals\"" \
 	"the hint and idle protocols stay open to it"
 
 out=$(as_stranger "$ctl_copy" --wayland status 2>&1)
 rc=$?
-wt_ok "[ $rc -ne 0 ]" "stillframectl status as another uid fails"
-wt_like "$out" "does not offer stillframe_control_v1" \
+tap_ok "[ $rc -ne 0 ]" "stillframectl status as another uid fails"
+tap_like "$out" "does not offer stillframe_control_v1" \
 	"and says the compositor does not offer it to this client"
 
 out=$(as_stranger "$ctl_copy" --wayland pause 2>&1)
 rc=$?
-wt_ok "[ $rc -ne 0 ]" "stillframectl pause as another uid fails"
-wt_like "$(ctl status)" "^policy.paused false" \
+tap_ok "[ $rc -ne 0 ]" "stillframectl pause as another uid fails"
+tap_like "$(ctl status)" "^policy.paused false" \
 	"and the policy is not paused"
 
-wt_ok "ctl pause >/dev/null && ctl status | grep -q '^policy.paused true'" \
+tap_ok "ctl pause >/dev/null && ctl status | grep -q '^policy.paused true'" \
 	"the compositor's uid still pauses it"
-wt_ok "ctl resume >/dev/null && ctl status | grep -q '^policy.paused false'" \
+tap_ok "ctl resume >/dev/null && ctl status | grep -q '^policy.paused false'" \
 	"and resumes it"
+tap_done

@@ -18,11 +18,11 @@ set -u
 . "$(dirname "$0")/../trace-lib.sh"
 
 for prog in weston foot weston-simple-shm setsid timeout awk; do
-	command -v "$prog" >/dev/null || wt_skip "$prog is not installed"
+	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 for var in SF_PLUGIN SF_CTL SF_REPLAY; do
 	[ -n "${!var:-}" ] && [ -e "${!var}" ] ||
-		wt_skip "$var does not name a file (run it from meson)"
+		tap_skip_all "$var does not name a file (run it from meson)"
 done
 
 RECORD_S=4
@@ -30,8 +30,6 @@ RECORD_S=4
 ctl() {
 	WAYLAND_DISPLAY=$WT_SOCKET timeout 30 "$SF_CTL" "$@"
 }
-
-wt_plan 18
 
 wt_start sf-trace -l stillframe <<-EOF
 	[core]
@@ -65,10 +63,10 @@ both_mapped() {
 		shm_id=$(wt_surface_with_label 'simple-shm$' "$st")
 }
 if ! wt_poll "$WT_TIMEOUT" "foot and simple-shm mapped" both_mapped; then
-	wt_diag "foot:" "$(cat "$foot_log")" "simple-shm:" "$(cat "$shm_log")"
-	wt_bail "the clients did not map"
+	tap_diag "foot:" "$(cat "$foot_log")" "simple-shm:" "$(cat "$shm_log")"
+	tap_bail "the clients did not map"
 fi
-wt_diag "foot is surface $foot_id, simple-shm surface $shm_id"
+tap_diag "foot is surface $foot_id, simple-shm surface $shm_id"
 
 # ---- a recording with input in the middle ----
 trace=$WT_DIR/session.trace
@@ -81,46 +79,46 @@ input_pid=$!
 out=$(ctl trace --for "$RECORD_S" -o "$trace" 2>&1)
 rc=$?
 wait "$input_pid"
-wt_is "$rc" 0 "trace --for $RECORD_S -o FILE succeeds"
-wt_like "$out" '^stillframectl: trace: [0-9]+ events, 0 dropped, written to ' \
+tap_is "$rc" 0 "trace --for $RECORD_S -o FILE succeeds"
+tap_like "$out" '^stillframectl: trace: [0-9]+ events, 0 dropped, written to ' \
 	"it says how many events it recorded and that none were dropped"
-wt_ok '[ -s "$trace" ] && ! ls "$WT_DIR" | grep -q "\.tmp\."' \
+tap_ok '[ -s "$trace" ] && ! ls "$WT_DIR" | grep -q "\.tmp\."' \
 	"the file is there and no temporary file is left"
-wt_is "$(head -n 1 "$trace")" "stillframe-trace 1" "it starts with the header"
+tap_is "$(head -n 1 "$trace")" "stillframe-trace 1" "it starts with the header"
 # The current mode is whichever the policy chose by then; the double
 # offers 120, 60 (preferred), 48 and 30 Hz.
 output=$(grep -E '^0 output ' "$trace")
-wt_ok "printf '%s\n' '$output' |
+tap_ok "printf '%s\n' '$output' |
 	grep -qE '^0 output 1 headless .*1024x640@60000\*?ps?( |\$)' &&
 	[ \$(printf '%s\n' '$output' | tr -cd '*' | wc -c) = 1 ]" \
 	"the world comes first: the output, its modes and the current one"
-wt_like "$(grep -E '^0 surface ' "$trace")" \
+tap_like "$(grep -E '^0 surface ' "$trace")" \
 	" surface $foot_id 1 [0-9]+x[0-9]+ [0-9.e-]+ foot" \
 	"and foot's surface, on that output, with its label"
-wt_ok "[ \$(trace_count '^[0-9.]+ commit $foot_id ' '$trace') -ge 2 ]" \
+tap_ok "[ \$(trace_count '^[0-9.]+ commit $foot_id ' '$trace') -ge 2 ]" \
 	"foot's blinks are commits of its surface"
-wt_ok "[ \$(trace_count '^[0-9.]+ commit $shm_id ' '$trace') -ge 20 ]" \
+tap_ok "[ \$(trace_count '^[0-9.]+ commit $shm_id ' '$trace') -ge 20 ]" \
 	"simple-shm's frames are commits of its surface"
-wt_ok "[ \$(trace_count '^[0-9.]+ input pointer$' '$trace') -ge 1 ] &&
+tap_ok "[ \$(trace_count '^[0-9.]+ input pointer$' '$trace') -ge 1 ] &&
 	[ \$(trace_count '^[0-9.]+ input key$' '$trace') -ge 1 ]" \
 	"the injected motion and key are input events"
-wt_ok "trace_ends_after '$trace' $((RECORD_S * 1000))" \
+tap_ok "trace_ends_after '$trace' $((RECORD_S * 1000))" \
 	"it ends with an end event no earlier than --for"
-wt_diag "last line: $(tail -n 1 "$trace"); $(wc -l <"$trace") lines"
+tap_diag "last line: $(tail -n 1 "$trace"); $(wc -l <"$trace") lines"
 
 replayed=$(timeout 60 "$SF_REPLAY" --status -r 0 "$trace" 2>&1)
 rc=$?
-wt_is "$rc" 0 "stillframe-replay accepts the recording"
-[ "$rc" = 0 ] || wt_diag "$replayed"
-wt_ok "[ \"\$(replay_commits \"\$replayed\" '^foot$')\" -ge 2 ] 2>/dev/null &&
+tap_is "$rc" 0 "stillframe-replay accepts the recording"
+[ "$rc" = 0 ] || tap_diag "$replayed"
+tap_ok "[ \"\$(replay_commits \"\$replayed\" '^foot$')\" -ge 2 ] 2>/dev/null &&
 	[ \"\$(replay_commits \"\$replayed\" 'simple-s')\" -ge 20 ] 2>/dev/null" \
 	"the replay counts commits for foot and simple-shm"
 [ -n "$(replay_commits "$replayed" '^foot$')" ] ||
-	wt_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
+	tap_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
 
 # ---- standard output ----
 out=$(ctl trace --for 1 -o - 2>"$WT_DIR/stdout-trace.err")
-wt_ok "[ \"\$(printf '%s\n' \"\$out\" | head -n 1)\" = 'stillframe-trace 1' ] &&
+tap_ok "[ \"\$(printf '%s\n' \"\$out\" | head -n 1)\" = 'stillframe-trace 1' ] &&
 	printf '%s\n' \"\$out\" | tail -n 1 | grep -qE '^[0-9.]+ end$' &&
 	grep -q 'events, 0 dropped' '$WT_DIR/stdout-trace.err'" \
 	"-o - writes the trace to standard output, the summary to stderr"
@@ -137,9 +135,9 @@ first_started() {
 wt_poll "$WT_TIMEOUT" "the first recording" first_started
 out=$(ctl trace --for 1 -o "$WT_DIR/second.trace" 2>&1)
 rc=$?
-wt_ok '[ "$rc" = 1 ] && [ ! -e "$WT_DIR/second.trace" ]' \
+tap_ok '[ "$rc" = 1 ] && [ ! -e "$WT_DIR/second.trace" ]' \
 	"a second recording fails and writes nothing"
-wt_like "$out" 'does not record: another trace recording is running' \
+tap_like "$out" 'does not record: another trace recording is running' \
 	"and says another recording is running"
 
 # The recorder dies: the recording ends with it, and a new one starts.
@@ -150,11 +148,12 @@ closed() {
 	[ "$(grep -c 'trace: recording closed' "$WT_LOG")" -gt \
 		"$closed_before" ]
 }
-wt_ok "wt_poll $WT_TIMEOUT 'the recording to close' closed" \
+tap_ok "wt_poll $WT_TIMEOUT 'the recording to close' closed" \
 	"a recorder killed mid-recording ends its recording"
-wt_ok "ctl trace --for 0.5 -o '$WT_DIR/third.trace' >/dev/null 2>&1 &&
+tap_ok "ctl trace --for 0.5 -o '$WT_DIR/third.trace' >/dev/null 2>&1 &&
 	[ -s '$WT_DIR/third.trace' ]" \
 	"after it, a new recording starts"
-wt_ok wt_alive "weston survived it all"
+tap_ok wt_alive "weston survived it all"
 
 wt_stop
+tap_done

@@ -1,7 +1,7 @@
 # Shell harness for the Xorg module's integration tests: a real Xorg on
 # the dummy driver (RandR modes at 85, 75 and 60 Hz at 1280x1024; no
 # DPMS extension) with libstillframe.so loaded from the build tree, real
-# X clients, and TAP output.  Sourced, not run.
+# X clients, and TAP output (tests/tap.sh).  Sourced, not run.
 #
 #   [XT_RESET=1] xt_start NAME [XORG_ARGS...] <<< "OPTION LINES"
 #	writes an xorg.conf whose SubSection "stillframe" holds the given
@@ -10,7 +10,8 @@
 #	until it answers; sets XT_DISPLAY, XT_LOG, XT_PID, XT_DIR
 #   xt_client CMD...	starts an X client; sets XT_LAST_PID
 #   xt_stop		stops Xorg and every client
-#   xt_plan / xt_ok / xt_is / xt_like / xt_poll / xt_diag / xt_result
+#   xt_poll SECONDS DESC CMD...	waits until CMD succeeds
+#   TAP: tests/tap.sh's tap_* functions (sourced here)
 #
 # Environment: SF_XORG_MODULE (the built libstillframe.so), SF_X_RAW
 # (tests/xorg/sf-x-raw), XT_TIMEOUT (seconds for a wait, default 10).
@@ -20,63 +21,15 @@
 # dummy offers no mode larger than it; default 1280 1024), and
 # XT_MONITOR_LINES adds lines (Modeline ...) to DUMMY0's monitor.
 
-XT_N=0
-XT_FAILED=0
 XT_PID=''
 XT_DIR=''
 XT_CLIENT_PIDS=()
 XT_TIMEOUT=${XT_TIMEOUT:-10}
 
-xt_diag() {
-	printf '%s\n' "$@" | sed 's/^/# /' >&2
-}
-
-xt_plan() {
-	echo "1..$1"
-}
-
-xt_result() {
-	XT_N=$((XT_N + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $XT_N - $2"
-	else
-		echo "not ok $XT_N - $2"
-		XT_FAILED=$((XT_FAILED + 1))
-	fi
-}
-
-xt_ok() {
-	if eval "$1"; then
-		xt_result 0 "$2"
-	else
-		xt_result 1 "$2"
-		xt_diag "condition failed: $1"
-		return 1
-	fi
-}
-
-xt_is() {
-	if [ "$1" = "$2" ]; then
-		xt_result 0 "$3"
-	else
-		xt_result 1 "$3"
-		xt_diag "got:  '$1'" "want: '$2'"
-	fi
-}
-
-xt_like() {
-	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
-		xt_result 0 "$3"
-	else
-		xt_result 1 "$3"
-		xt_diag "got:" "$1" "does not match: $2"
-	fi
-}
-
-xt_skip() {
-	echo "1..0 # SKIP $*"
-	exit 0
-}
+# Counting and reporting are tests/tap.sh's (tap_ok, tap_is, tap_like,
+# tap_result, tap_skip, tap_skip_all, tap_diag, tap_bail, tap_done).
+# shellcheck source=../tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 xt_now_ms() {
 	local t=${EPOCHREALTIME/[.,]/}
@@ -93,12 +46,12 @@ xt_poll() {
 	while :; do
 		"$@" && return 0
 		if [ -n "$XT_PID" ] && ! kill -0 "$XT_PID" 2>/dev/null; then
-			xt_diag "Xorg died while waiting for: $desc"
+			tap_diag "Xorg died while waiting for: $desc"
 			tail -n 30 "$XT_LOG" >&2
 			return 1
 		fi
 		if [ "$(xt_now_ms)" -ge "$deadline" ]; then
-			xt_diag "timed out after ${timeout}s waiting for: $desc"
+			tap_diag "timed out after ${timeout}s waiting for: $desc"
 			return 1
 		fi
 		sleep 0.1
@@ -126,7 +79,7 @@ xt_cleanup() {
 	XT_CLIENT_PIDS=()
 	XT_PID=''
 }
-trap 'xt_cleanup; [ -n "$XT_DIR" ] && [ -z "${XT_KEEP:-}" ] && rm -rf "$XT_DIR"' EXIT
+tap_at_exit 'xt_cleanup; [ -n "$XT_DIR" ] && [ -z "${XT_KEEP:-}" ] && rm -rf "$XT_DIR"'
 
 xt_free_display() {
 	local n
@@ -244,7 +197,7 @@ xt_start() {
 	export DISPLAY=$XT_DISPLAY
 	if ! xt_poll "$XT_TIMEOUT" "Xorg $XT_DISPLAY to answer" \
 		xdpyinfo -display "$XT_DISPLAY" >/dev/null 2>&1; then
-		xt_diag "Xorg did not start; its log:"
+		tap_diag "Xorg did not start; its log:"
 		tail -n 40 "$XT_LOG" >&2
 		return 1
 	fi

@@ -15,10 +15,10 @@ set -u
 
 for tool in Xorg xdpyinfo; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || tap_skip_all "SF_X_RAW not built"
 
 # Request sizes in 4-byte units by minor opcode (stillframe-x.h).
 SIZES=(2 1 1 7 3 2 3 1 1 2 1)
@@ -30,12 +30,10 @@ word() {
 	echo $((((RANDOM << 17) ^ (RANDOM << 2) ^ (RANDOM & 3)) & 0xffffffff))
 }
 
-xt_plan 7
-
 xt_start fuzz <<-EOF
 	Option "Outputs" "all"
 EOF
-xt_like "$(raw status)" '^status paused 0 outputs 1 ' \
+tap_like "$(raw status)" '^status paused 0 outputs 1 ' \
 	"GetStatus answers before the random requests"
 
 for order in native swapped; do
@@ -67,17 +65,18 @@ for order in native swapped; do
 		*) unanswered+=" [$minor $len$words: $a]" ;;
 		esac
 	done
-	xt_diag "$order answers: $(printf %s "$answers" | sort | uniq -c |
+	tap_diag "$order answers: $(printf %s "$answers" | sort | uniq -c |
 		paste -sd ' ')"
-	xt_is "$unanswered" "" "$order: $COUNT random requests all answered"
+	tap_is "$unanswered" "" "$order: $COUNT random requests all answered"
 done
 
-xt_ok "kill -0 $XT_PID" "the server is still running"
+tap_ok "kill -0 $XT_PID" "the server is still running"
 for order in native swapped; do
 	flag=''
 	[ "$order" = swapped ] && flag=--swapped
-	xt_like "$(raw $flag status)" '^status paused [01] outputs 1 ' \
+	tap_like "$(raw $flag status)" '^status paused [01] outputs 1 ' \
 		"$order: GetStatus answers afterwards"
 done
-xt_is "$(raw version 1 0)" "version 1.2" "QueryVersion answers afterwards"
+tap_is "$(raw version 1 0)" "version 1.2" "QueryVersion answers afterwards"
 xt_stop
+tap_done

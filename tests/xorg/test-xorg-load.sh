@@ -23,12 +23,12 @@ set -u
 
 for tool in Xorg xdpyinfo ldd; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -x "${SF_X_LOAD:-}" ] || xt_skip "SF_X_LOAD not built"
-[ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || tap_skip_all "SF_X_RAW not built"
+[ -x "${SF_X_LOAD:-}" ] || tap_skip_all "SF_X_LOAD not built"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL not built"
 
 load_seconds=${SF_LOAD_SECONDS:-6}
 # Memory the second 10,000 windows may add, in kB: under 40 bytes a
@@ -76,20 +76,18 @@ run_cycle() {		# run_cycle TOTAL: sf-x-load --cycle; its output
 		"$SF_X_LOAD" --cycle "$1" </dev/null 2>&1
 }
 
-xt_plan 15
-
 xt_start load <<-EOF ||
 	Option "LowRefreshTimeout" "1000"
 	Option "DimTimeout" "0"
 	Option "StandbyTimeout" "0"
 	Option "OffTimeout" "0"
 EOF
-	{ echo "Bail out! Xorg did not start"; exit 1; }
-xt_ok 'kill -0 "$XT_PID"' \
+	tap_bail "Xorg did not start"
+tap_ok 'kill -0 "$XT_PID"' \
 	"Xorg with stillframe starts${XT_WRAPPER:+ (ASan preloaded)}"
 baseline=$(tracked)
 case $baseline in
-''|*[!0-9]*) echo "Bail out! no STILLFRAME status from the server"; exit 1 ;;
+''|*[!0-9]*) tap_bail "no STILLFRAME status from the server" ;;
 esac
 
 # ---- 200 clients at 60 fps with hint churn ----
@@ -97,46 +95,46 @@ xt_client "$SF_X_LOAD" --clients 200 --fps 60 --seconds "$load_seconds" \
 	--churn --linger 30
 load_pid=$XT_LAST_PID
 xt_poll $((XT_TIMEOUT * 6)) "the 200 clients to map" client_says '^ready 200$'
-xt_result $? "200 clients, a connection each, map their windows"
+tap_result $? "200 clients, a connection each, map their windows"
 xt_poll "$XT_TIMEOUT" "200 more tracked windows" \
 	tracked_is $((baseline + 200))
-xt_result $? "stillframe tracks the 200 windows"
+tap_result $? "stillframe tracks the 200 windows"
 xt_poll $((load_seconds + XT_TIMEOUT * 3)) "the load to end" \
 	client_says '^done '
 read -r _ sent churned < <(grep '^done ' "$XT_DIR/clients.log")
-xt_ok '[ "${sent:-0}" -ge 200 ] && [ "${churned:-0}" -ge 20 ]' \
+tap_ok '[ "${sent:-0}" -ge 200 ] && [ "${churned:-0}" -ge 20 ]' \
 	"the clients drew (${sent:-?}) with hint changes (${churned:-?})"
-xt_is "$(windows_and_undamaged)" "200 0" \
+tap_is "$(windows_and_undamaged)" "200 0" \
 	"the module saw damage in every one of the windows"
-xt_ok 'kill -0 "$XT_PID"' "the server lives through the load"
+tap_ok 'kill -0 "$XT_PID"' "the server lives through the load"
 xt_client_stop "$load_pid"
-xt_ok '! grep -q "X error\|connection lost" "$XT_DIR/clients.log"' \
+tap_ok '! grep -q "X error\|connection lost" "$XT_DIR/clients.log"' \
 	"no client got an X error or lost its connection"
 xt_poll "$XT_TIMEOUT" "the tracked windows back to $baseline" \
 	tracked_is "$baseline"
-xt_result $? "the clients gone, none of their windows is tracked"
+tap_result $? "the clients gone, none of their windows is tracked"
 xt_poll 5 "the output idle" output_state_is low-refresh
-xt_result $? "and nothing they set is left: the output goes idle"
+tap_result $? "and nothing they set is left: the output goes idle"
 
 # ---- 10,000 windows created and destroyed, twice ----
 out=$(run_cycle 10000)
-xt_is "$out" "cycled 10000" \
+tap_is "$out" "cycled 10000" \
 	"10,000 hinted top-level windows made and destroyed, no error"
 xt_poll "$XT_TIMEOUT" "the tracked windows back to $baseline" \
 	tracked_is "$baseline"
-xt_result $? "after them, as many tracked windows as before ($baseline)"
+tap_result $? "after them, as many tracked windows as before ($baseline)"
 rss_first=$(rss_kb)
 out=$(run_cycle 10000)
 xt_poll "$XT_TIMEOUT" "the tracked windows back to $baseline" \
 	tracked_is "$baseline"
-xt_ok '[ $? = 0 ] && [ "$out" = "cycled 10000" ]' "and after 10,000 more"
+tap_ok '[ $? = 0 ] && [ "$out" = "cycled 10000" ]' "and after 10,000 more"
 rss_second=$(rss_kb)
-xt_diag "Xorg VmRSS: ${rss_first} kB after 10,000, ${rss_second} kB after 20,000"
+tap_diag "Xorg VmRSS: ${rss_first} kB after 10,000, ${rss_second} kB after 20,000"
 if [ -n "$XT_WRAPPER" ]; then
-	XT_N=$((XT_N + 1))
-	echo "ok $XT_N - the server's memory stays flat over the second 10,000 # SKIP ASan keeps freed memory in quarantine; its leak check judges"
+	tap_skip "the server's memory stays flat over the second 10,000" \
+		"ASan keeps freed memory in quarantine; its leak check judges"
 else
-	xt_ok '[ $((rss_second - rss_first)) -le "$rss_slack_kb" ]' \
+	tap_ok '[ $((rss_second - rss_first)) -le "$rss_slack_kb" ]' \
 		"the server's memory stays flat over the second 10,000 (≤ $rss_slack_kb kB)"
 fi
 
@@ -144,13 +142,14 @@ fi
 kill -TERM "$XT_PID"
 xt_poll 20 "Xorg to exit" eval '! kill -0 "$XT_PID" 2>/dev/null'
 wait "$XT_PID"
-xt_is "$?" 0 "Xorg exits cleanly after the load"
+tap_is "$?" 0 "Xorg exits cleanly after the load"
 XT_PID=''
 if [ -z "${XT_WRAPPER}" ]; then
-	XT_N=$((XT_N + 1))
-	echo "ok $XT_N - no memory error or stillframe leak under ASan # SKIP not an ASan build"
+	tap_skip "no memory error or stillframe leak under ASan" \
+		"not an ASan build"
 else
 	ours=$(asan_reports "$SF_XORG_MODULE" "$asan_dir")
-	xt_is "$ours" "" "no memory error or stillframe leak under ASan"
+	tap_is "$ours" "" "no memory error or stillframe leak under ASan"
 fi
 rm -rf "$asan_dir"
+tap_done

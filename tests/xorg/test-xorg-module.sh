@@ -31,18 +31,16 @@ set -u
 for tool in Xorg xterm xclock ico xdotool xprop xrandr xdpyinfo xauth xset \
 	xwd xwininfo twm python3; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
-[ -x "${SF_MAKE_FAKE_TREE:-}" ] || xt_skip "SF_MAKE_FAKE_TREE not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || tap_skip_all "SF_X_RAW not built"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL (stillframectl) not built"
+[ -f "${SF_XORG_TEST_MODULE:-}" ] || tap_skip_all "SF_XORG_TEST_MODULE not built"
+[ -x "${SF_MAKE_FAKE_TREE:-}" ] || tap_skip_all "SF_MAKE_FAKE_TREE not built"
 
 # Minor opcodes and request sizes in 4-byte units (stillframe-x.h).
 REQUESTS="0:2 1:1 2:1 3:7 4:3 5:2 6:3 7:1 8:1 9:2 10:1"
-
-xt_plan 129
 
 # ---- 1. loading ----
 xt_start main <<-EOF
@@ -54,32 +52,32 @@ xt_start main <<-EOF
 	Option "IdleMinRefresh" "0"
 	Option "NoSuchOption" "1"
 EOF
-xt_like "$(xdpyinfo -queryExtensions 2>/dev/null | grep STILLFRAME)" \
+tap_like "$(xdpyinfo -queryExtensions 2>/dev/null | grep STILLFRAME)" \
 	'STILLFRAME +\(opcode: [0-9]+' "the server has the STILLFRAME extension"
-xt_ok "grep -q 'stillframe: config: IdleMinRefresh: \"0\" is out of range \
+tap_ok "grep -q 'stillframe: config: IdleMinRefresh: \"0\" is out of range \
 1..1000 Hz; keeping 30' '$XT_LOG'" \
 	"a bad value is logged with its key, value and range, and the default kept"
-xt_ok "grep -q 'stillframe: config: unknown option \"NoSuchOption\"' \
+tap_ok "grep -q 'stillframe: config: unknown option \"NoSuchOption\"' \
 '$XT_LOG'" "an unknown option is named in the log"
-xt_is "$(raw version 1 0)" "version 1.2" "QueryVersion answers 1.2"
-xt_like "$(raw status)" \
+tap_is "$(raw version 1 0)" "version 1.2" "QueryVersion answers 1.2"
+tap_like "$(raw status)" \
 	'^status paused 0 outputs 1 .*\| output 0x[0-9a-f]+ .*name DUMMY0$' \
 	"GetStatus lists the output DUMMY0"
 
 # ---- 2. refresh ----
-xt_ok "xt_poll 6 'the idle refresh' current_refresh_is 60.02" \
+tap_ok "xt_poll 6 'the idle refresh' current_refresh_is 60.02" \
 	"idle, 1280x1024 drops from 85 to 60 Hz (xrandr)"
 raw select root 1 wait-event 4000 >"$XT_DIR/event" 2>&1 &
 event_pid=$!
 sleep 0.5
 xdotool mousemove_relative 3 3
-xt_ok "xt_poll 2 'the native refresh' current_refresh_is 85.02" \
+tap_ok "xt_poll 2 'the native refresh' current_refresh_is 85.02" \
 	"pointer motion restores 85 Hz at once"
 wait "$event_pid"
-xt_like "$(paste -sd ' ' "$XT_DIR/event")" \
+tap_like "$(paste -sd ' ' "$XT_DIR/event")" \
 	'^ok event state 0 window 0x[0-9a-f]+ output 0x[0-9a-f]+ refresh [0-9]+$' \
 	"a client that selected StateNotify hears the output go active"
-xt_ok "xt_poll 4 'idle again' current_refresh_is 60.02" \
+tap_ok "xt_poll 4 'idle again' current_refresh_is 60.02" \
 	"and once idle again it is back at 60 Hz"
 
 # ---- 3. xterm -bc and xclock -update 1 ----
@@ -97,23 +95,23 @@ xt_poll "$XT_TIMEOUT" "xterm's window" eval '[ -n "$(window_id xterm)" ]'
 # the focus is given explicitly.
 xdotool windowfocus "$(window_id xterm)"
 focus_ms=$(xt_now_ms)
-xt_ok "xt_poll 6 'xterm blinking' window_field_is xterm class 4" \
+tap_ok "xt_poll 6 'xterm blinking' window_field_is xterm class 4" \
 	"xterm -bc is classed blinking"
 blink_ms=$(($(xt_now_ms) - focus_ms))
 period=$(window_field xterm rate)
-xt_diag "blinking $blink_ms ms after the focus; measured rate ${period:-?} mHz"
+tap_diag "blinking $blink_ms ms after the focus; measured rate ${period:-?} mHz"
 # xterm's cursor blinks 600 ms on, 300 ms off: three periods are 2.7 s;
 # the poll adds up to 100 ms.
-xt_ok '[ "$blink_ms" -le 2900 ]' "within three blink periods"
+tap_ok '[ "$blink_ms" -le 2900 ]' "within three blink periods"
 # Held after a blink that shows the caret, once the user is idle 1.5 s:
 # seconds on a loaded machine, where xterm's blinks come late.
-xt_ok "xt_poll 10 'xterm held' window_field_is xterm flags 1" \
+tap_ok "xt_poll 10 'xterm held' window_field_is xterm flags 1" \
 	"idle, xterm is held (its next blinks wait)"
 r0=$(window_field xterm requests)
 sleep 3
 r1=$(window_field xterm requests)
 # At most the request that was being read when the hold began.
-xt_ok '[ -n "$r0" ] && [ $((r1 - r0)) -le 1 ]' \
+tap_ok '[ -n "$r0" ] && [ $((r1 - r0)) -le 1 ]' \
 	"held, xterm's requests wait (at most one ran in 3 s)"
 
 # Text arrives while xterm is held: only blinks wait, so xterm is let go
@@ -123,39 +121,39 @@ text=$(printf '#%.0s' $(seq 400))
 timeout "$XT_TIMEOUT" sh -c 'printf "%s\n" "$1" >"$2"' sh "$text" \
 	"$xterm_fifo" &
 # 400 '#' in the fixed font are some 8000 pixels.
-xt_ok "xt_poll 2 'the text on the screen' eval \
+tap_ok "xt_poll 2 'the text on the screen' eval \
 	'[ \"\$(window_ink \$(window_id xterm))\" -gt 4000 ]'" \
 	"held, new text is on the screen at once (xterm let go for it)"
-xt_ok '[ "$(window_field xterm requests)" -gt "$r1" ]' \
+tap_ok '[ "$(window_field xterm requests)" -gt "$r1" ]' \
 	"and its waiting requests ran"
-xt_ok "grep -q 'released after .*(it sent more than its blinks or ticks)' \
+tap_ok "grep -q 'released after .*(it sent more than its blinks or ticks)' \
 '$XT_LOG'" "xterm was let go for sending more than its blinks"
 
 # Input lets every held client go in the same dispatch.
-xt_ok "xt_poll 10 'xterm held' window_held xterm" \
+tap_ok "xt_poll 10 'xterm held' window_held xterm" \
 	"idle again, xterm is held again"
 xdotool key shift
-xt_ok "xt_poll 1 'xterm released' eval '! window_held xterm'" \
+tap_ok "xt_poll 1 'xterm released' eval '! window_held xterm'" \
 	"a key releases xterm"
-xt_is "$(status_field held_clients)" 0 "nothing is held right after input"
+tap_is "$(status_field held_clients)" 0 "nothing is held right after input"
 
 xt_client xclock -update 1 -geometry 164x164+900+0
 xclock_pid=$XT_LAST_PID
-xt_ok "xt_poll 15 'xclock ticking' window_field_is xclock class 5" \
+tap_ok "xt_poll 15 'xclock ticking' window_field_is xclock class 5" \
 	"xclock -update 1 is classed ticking" ||
-	xt_diag "$(raw windows)" "$(grep 'stillframe: surface' "$XT_LOG" |
+	tap_diag "$(raw windows)" "$(grep 'stillframe: surface' "$XT_LOG" |
 		tail -n 8)"
-xt_ok "xt_poll 4 'xclock held' window_held xclock" \
+tap_ok "xt_poll 4 'xclock held' window_held xclock" \
 	"idle, xclock is held too"
 
 # xclock is let go at its class's deadline (TickMaxStaleness 4 s)
 # without input.
-xt_ok "xt_poll 5 'xclock held again' window_held xclock" \
+tap_ok "xt_poll 5 'xclock held again' window_held xclock" \
 	"idle again, xclock is held again"
 released=$(grep -c 'released after .*(deadline or input)' "$XT_LOG")
 # The deadline may wait up to 1.5 s for a blinker's caret (issue 25),
 # and a loaded machine adds its own: 12 s, not 6.
-xt_ok "xt_poll 12 'a release at the deadline' eval \
+tap_ok "xt_poll 12 'a release at the deadline' eval \
 	'[ \$(grep -c \"released after .*(deadline or input)\" \"$XT_LOG\") \
 -gt $released ]'" "without input, xclock is let go at its 4 s deadline"
 
@@ -175,7 +173,7 @@ sleep 3
 read -r rt0 rf0 rc0 rg0 <<<"$(rates)"
 sleep "$rate_window"
 read -r rt1 rf1 rc1 rg1 <<<"$(rates)"
-xt_diag "in ${rate_window} s, paused -> running: xterm $((pt1 - pt0)) -> \
+tap_diag "in ${rate_window} s, paused -> running: xterm $((pt1 - pt0)) -> \
 $((rt1 - rt0)) requests, $((pf1 - pf0)) -> $((rf1 - rf0)) frames; xclock \
 $((pc1 - pc0)) -> $((rc1 - rc0)) requests, $((pg1 - pg0)) -> $((rg1 - rg0)) frames"
 # A held client's requests wait, they are not dropped: xterm's blink
@@ -184,32 +182,32 @@ $((pc1 - pc0)) -> $((rc1 - rc0)) requests, $((pg1 - pg0)) -> $((rg1 - rg0)) fram
 # waiting blinks go with them.  xterm is held again only once it drew
 # its caret on (a held blink never leaves the caret hidden): a release
 # that ends with the caret off costs one more frame, the caret's return.
-xt_ok '[ $((rf1 - rf0)) -le $(((pf1 - pf0) / 2)) ]' \
+tap_ok '[ $((rf1 - rf0)) -le $(((pf1 - pf0) / 2)) ]' \
 	"running, xterm's blinks reach the screen in at most half the frames"
-xt_ok '[ $((rg1 - rg0)) -le $(((pg1 - pg0) / 2)) ]' \
+tap_ok '[ $((rg1 - rg0)) -le $(((pg1 - pg0) / 2)) ]' \
 	"running, xclock's ticks reach the screen in at most half the frames"
 
 # stillframectl speaks the same requests when only $DISPLAY is set.
 ctl_status=$(WAYLAND_DISPLAY='' DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" \
 	"$SF_CTL" status 2>&1)
-xt_like "$(printf '%s\n' "$ctl_status" | grep -E '^(backend|output\.DUMMY0\.state) ' |
+tap_like "$(printf '%s\n' "$ctl_status" | grep -E '^(backend|output\.DUMMY0\.state) ' |
 	paste -sd ' ')" '^backend x11 output\.DUMMY0\.state [a-z-]+$' \
 	"stillframectl status, X backend: the output and its state"
-xt_like "$ctl_status" 'window\.0x[0-9a-f]+ class=[a-z]+ .*label=xterm' \
+tap_like "$ctl_status" 'window\.0x[0-9a-f]+ class=[a-z]+ .*label=xterm' \
 	"stillframectl status lists xterm's window with its class"
 
 ctl() { WAYLAND_DISPLAY='' DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" \
 	"$SF_CTL" "$@" 2>&1; }
 ctl pause >/dev/null
-xt_is "$(status_field paused)" 1 "stillframectl pause pauses the policy"
+tap_is "$(status_field paused)" 1 "stillframectl pause pauses the policy"
 ctl resume >/dev/null
-xt_is "$(status_field paused)" 0 "stillframectl resume resumes it"
+tap_is "$(status_field paused)" 0 "stillframectl resume resumes it"
 xterm_window=$(printf "0x%x" "$(window_id xterm)")
-xt_like "$({ ctl hint "$xterm_window" --rate 30; echo "exit $?"; } |
+tap_like "$({ ctl hint "$xterm_window" --rate 30; echo "exit $?"; } |
 	paste -sd ' ')" \
 	"refused the hint for window $xterm_window \\(BadAccess: .*xprop -id $xterm_window .*exit 1\$" \
 	"stillframectl hint on another client's window: refused, xprop suggested"
-xt_like "$(ctl top --all --count 1 --interval 1)" \
+tap_like "$(ctl top --all --count 1 --interval 1)" \
 	'^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[a-z]+ +0x[0-9a-f]+ +xterm$' \
 	"stillframectl top prints each window's rates, xterm's among them"
 
@@ -222,7 +220,7 @@ ico_field() {
 }
 # The time ico takes to start is not what is tested: wait as long as
 # for any client (the VM tests' emulated guests share the CPU).
-xt_ok "xt_poll \$XT_TIMEOUT 'ico animating' eval \
+tap_ok "xt_poll \$XT_TIMEOUT 'ico animating' eval \
 	'[ \"\$(ico_field class)\" = 2 ] || [ \"\$(ico_field class)\" = 3 ]'" \
 	"ico is classed animating (or video: it redraws its whole window)"
 held_ico=0
@@ -231,7 +229,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 	[ $((${f:-0} & 1)) = 1 ] && held_ico=1
 	sleep 0.3
 done
-xt_is "$held_ico" 0 "idle, the animating client is never held"
+tap_is "$held_ico" 0 "idle, the animating client is never held"
 xt_client_stop "$ico_pid"
 
 # ---- 5. hints ----
@@ -242,35 +240,35 @@ hinted_pid=$XT_LAST_PID
 xt_poll "$XT_TIMEOUT" "the hinted window" \
 	eval '[ -n "$(window_id SfHinted)" ]'
 hinted=$(window_id SfHinted)
-xt_ok "xt_poll 4 'idle' current_refresh_is 60.02" "idle at 60 Hz first"
+tap_ok "xt_poll 4 'idle' current_refresh_is 60.02" "idle at 60 Hz first"
 xprop -id "$hinted" -f _STILLFRAME_HINT 32c \
 	-set _STILLFRAME_HINT "0,1,70000,80000,0"
-xt_ok "xt_poll 3 'the hinted range' current_refresh_is 75.02" \
+tap_ok "xt_poll 3 'the hinted range' current_refresh_is 75.02" \
 	"a 70-80 Hz range set with xprop gives 75 Hz"
-xt_like "$(raw windows | tr '|' '\n' | grep 'name sf-hinted')" \
+tap_like "$(raw windows | tr '|' '\n' | grep 'name sf-hinted')" \
 	'flags 8 name sf-hinted$' "ListWindows shows the window as hinted"
 xprop -id "$hinted" -remove _STILLFRAME_HINT
-xt_ok "xt_poll 3 'the hint gone' current_refresh_is 60.02" \
+tap_ok "xt_poll 3 'the hint gone' current_refresh_is 60.02" \
 	"removing the property gives the idle 60 Hz back"
 # Mesa's _VARIABLE_REFRESH marks a game, which asks for the native rate.
 xprop -id "$hinted" -f _VARIABLE_REFRESH 32c -set _VARIABLE_REFRESH 1
-xt_ok "xt_poll 3 'the game vote' current_refresh_is 85.02" \
+tap_ok "xt_poll 3 'the game vote' current_refresh_is 85.02" \
 	"a window with _VARIABLE_REFRESH (a game) keeps the native 85 Hz"
-xt_like "$(raw windows | tr '|' '\n' | grep 'name sf-hinted')" \
+tap_like "$(raw windows | tr '|' '\n' | grep 'name sf-hinted')" \
 	'flags 16 name sf-hinted$' "ListWindows flags it as a game"
 xprop -id "$hinted" -remove _VARIABLE_REFRESH
-xt_ok "xt_poll 3 'the game gone' current_refresh_is 60.02" \
+tap_ok "xt_poll 3 'the game gone' current_refresh_is 60.02" \
 	"and without it the output idles at 60 Hz again"
 xt_client_stop "$hinted_pid"
 xt_client "$SF_X_RAW" --display "$XT_DISPLAY" create-window \
 	set-class sf-own SfOwn hint self 0 1 80000 90000 0 sleep 60000
 own_pid=$XT_LAST_PID
-xt_ok "xt_poll 3 'the requested range' current_refresh_is 85.02" \
+tap_ok "xt_poll 3 'the requested range' current_refresh_is 85.02" \
 	"SetWindowHint on the client's own window (80-90 Hz) gives 85 Hz"
 xt_client_stop "$own_pid"
-xt_like "$(raw hint "$(window_id xterm)" 0 1 0 0 0)" '^error BadAccess' \
+tap_like "$(raw hint "$(window_id xterm)" 0 1 0 0 0)" '^error BadAccess' \
 	"SetWindowHint on another client's window is refused (BadAccess)"
-xt_ok "grep -q 'client bug: client [0-9]*: SetWindowHint on window' \
+tap_ok "grep -q 'client bug: client [0-9]*: SetWindowHint on window' \
 '$XT_LOG'" "and the log says which client asked"
 
 # ---- 6. requests, lengths and values, both byte orders ----
@@ -292,70 +290,70 @@ for order in native swapped; do
 		*) bad_len+=" $minor: [$a] [$b]" ;;
 		esac
 	done
-	xt_is "$bad_len" "" "$order: every request one word too long or short gets BadLength"
-	xt_like "$(raw $flag raw 11 1)" '^error BadRequest' \
+	tap_is "$bad_len" "" "$order: every request one word too long or short gets BadLength"
+	tap_like "$(raw $flag raw 11 1)" '^error BadRequest' \
 		"$order: an unknown minor opcode gets BadRequest"
-	xt_is "$(raw $flag version 1 0)" "version 1.2" "$order: QueryVersion"
-	xt_like "$(raw $flag status)" '^status paused 0 outputs 1 .*name DUMMY0$' \
+	tap_is "$(raw $flag version 1 0)" "version 1.2" "$order: QueryVersion"
+	tap_like "$(raw $flag status)" '^status paused 0 outputs 1 .*name DUMMY0$' \
 		"$order: GetStatus"
-	xt_like "$(raw $flag windows)" '\| window 0x[0-9a-f]+ client .*name xterm' \
+	tap_like "$(raw $flag windows)" '\| window 0x[0-9a-f]+ client .*name xterm' \
 		"$order: ListWindows"
-	xt_like "$(raw $flag hint 0x7fffff 0 1 0 0 0)" '^error BadWindow' \
+	tap_like "$(raw $flag hint 0x7fffff 0 1 0 0 0)" '^error BadWindow' \
 		"$order: SetWindowHint on no window: BadWindow"
-	xt_like "$(raw $flag hint root 0 1 0 0 0)" '^error BadMatch' \
+	tap_like "$(raw $flag hint root 0 1 0 0 0)" '^error BadMatch' \
 		"$order: SetWindowHint on the root: BadMatch"
-	xt_like "$(raw $flag create-window hint self 24 0 0 0 0)" \
+	tap_like "$(raw $flag create-window hint self 24 0 0 0 0)" \
 		'error BadValue' "$order: a zero denominator: BadValue"
-	xt_like "$(raw $flag create-window hint self 0 1 90000 80000 0)" \
+	tap_like "$(raw $flag create-window hint self 0 1 90000 80000 0)" \
 		'error BadValue' "$order: min above max: BadValue"
-	xt_like "$(raw $flag create-window hint self 0 1 0 0 3)" \
+	tap_like "$(raw $flag create-window hint self 0 1 0 0 3)" \
 		'error BadValue' "$order: both priorities: BadValue"
-	xt_like "$(raw $flag create-window hint self 0 1 0 0 4)" \
+	tap_like "$(raw $flag create-window hint self 0 1 0 0 4)" \
 		'error BadValue' "$order: an unknown flag: BadValue"
-	xt_like "$(raw $flag create-window hint self 30 1 0 0 1)" \
+	tap_like "$(raw $flag create-window hint self 30 1 0 0 1)" \
 		'^window 0x[0-9a-f]+ ok$' "$order: a good hint on its own window"
-	xt_like "$(raw $flag select root 2)" '^error BadValue' \
+	tap_like "$(raw $flag select root 2)" '^error BadValue' \
 		"$order: SelectEvents with an unknown mask bit: BadValue"
-	xt_like "$(raw $flag select root 1 select root 0)" '^ok ok$' \
+	tap_like "$(raw $flag select root 1 select root 0)" '^ok ok$' \
 		"$order: SelectEvents and unselecting"
-	xt_like "$(raw $flag pause 2)" '^error BadValue' \
+	tap_like "$(raw $flag pause 2)" '^error BadValue' \
 		"$order: SetPaused 2: BadValue"
-	xt_is "$(raw $flag pause 1 status pause 0 | cut -c1-16)" \
+	tap_is "$(raw $flag pause 1 status pause 0 | cut -c1-16)" \
 		"ok status paused" "$order: SetPaused 1 then 0"
-	xt_like "$(raw $flag trace-read 511)" '^error BadValue' \
+	tap_like "$(raw $flag trace-read 511)" '^error BadValue' \
 		"$order: ReadTrace of less than a line (511 bytes): BadValue"
-	xt_like "$(raw $flag trace-read 4096 trace-stop)" \
+	tap_like "$(raw $flag trace-read 4096 trace-stop)" \
 		'^error BadMatch .*error BadMatch ' \
 		"$order: ReadTrace and StopTrace without a recording: BadMatch"
-	xt_like "$(raw $flag trace-start trace-read 65536 trace-stop \
+	tap_like "$(raw $flag trace-start trace-read 65536 trace-stop \
 		trace-read 65536)" '^trace status 0 trace bytes [0-9]+ lines '\
 '[1-9][0-9]* events [0-9]+ dropped 0 pending 0 finished 0 ok trace bytes '\
 '[0-9]+ lines [1-9][0-9]* events [0-9]+ dropped 0 pending 0 finished 1$' \
 		"$order: StartTrace, ReadTrace, StopTrace, ReadTrace to the end"
 done
-xt_ok "kill -0 $XT_PID" "the server survived every bad request"
+tap_ok "kill -0 $XT_PID" "the server survived every bad request"
 
 # Untrusted clients (SECURITY extension cookies) do not get it at all:
 # the extension is not among those the server shows them.
 untrusted=$XT_DIR/untrusted.auth
 xauth -f "$untrusted" generate "$XT_DISPLAY" . untrusted timeout 300 \
 	>/dev/null 2>&1
-xt_like "$(xauth -f "$untrusted" list 2>/dev/null)" 'MIT-MAGIC-COOKIE-1' \
+tap_like "$(xauth -f "$untrusted" list 2>/dev/null)" 'MIT-MAGIC-COOKIE-1' \
 	"an untrusted cookie is generated"
 XAUTHORITY=$untrusted timeout "$XT_TIMEOUT" "$SF_X_RAW" \
 	--display "$XT_DISPLAY" info >/dev/null 2>&1
-xt_is "$?" 3 "an untrusted client finds no STILLFRAME extension"
+tap_is "$?" 3 "an untrusted client finds no STILLFRAME extension"
 # Nor can it use the extension by guessing its opcode: the server
 # refuses the requests, and nothing changes.
 opcode=$(raw info | awk '{ print $2 }')
 guessed=$(XAUTHORITY=$untrusted timeout "$XT_TIMEOUT" "$SF_X_RAW" \
 	--display "$XT_DISPLAY" --opcode "$opcode" pause 1 \
 	power "$(raw outputs | awk '{ print $5 }')" 2 status 2>&1)
-xt_diag "untrusted, by opcode: $(paste -sd ';' <<<"$guessed")"
-xt_ok '[ "$(grep -c "^error Bad" <<<"$guessed")" = 3 ] &&
+tap_diag "untrusted, by opcode: $(paste -sd ';' <<<"$guessed")"
+tap_ok '[ "$(grep -c "^error Bad" <<<"$guessed")" = 3 ] &&
 	[ "$(wc -l <<<"$guessed")" = 3 ]' \
 	"an untrusted client's STILLFRAME requests by opcode $opcode are refused"
-xt_ok '[ "$(status_field paused)" = 0 ] &&
+tap_ok '[ "$(status_field paused)" = 0 ] &&
 	raw outputs | grep -q "powered 1"' \
 	"and neither paused the policy nor switched an output off"
 
@@ -363,16 +361,16 @@ xt_ok '[ "$(status_field paused)" = 0 ] &&
 # ---- 7. a client killed while held; a server reset ----
 xt_client xclock -update 1 -geometry 164x164+900+0
 xclock_pid=$XT_LAST_PID
-xt_ok "xt_poll 20 'xclock held' window_held xclock" \
+tap_ok "xt_poll 20 'xclock held' window_held xclock" \
 	"a fresh xclock is held once idle" ||
-	xt_diag "$(raw windows)" "$(grep stillframe "$XT_LOG" | tail -n 8)"
+	tap_diag "$(raw windows)" "$(grep stillframe "$XT_LOG" | tail -n 8)"
 kill -9 "$xclock_pid"
 # Its socket closing lets it go (the module watches it), or the server
 # finds it gone first.
-xt_ok "xt_poll 3 'the hold forgotten' grep -q \
+tap_ok "xt_poll 3 'the hold forgotten' grep -q \
 	'stillframe: client [0-9]* \\(gone while held\\|released after .*(its connection closed)\\)' '$XT_LOG'" \
 	"killed while held, its hold goes with it"
-xt_ok "xt_poll 3 'xclock gone' eval '[ -z \"\$(window_field xclock class)\" ]'" \
+tap_ok "xt_poll 3 'xclock gone' eval '[ -z \"\$(window_field xclock class)\" ]'" \
 	"and its window is no longer tracked"
 xt_stop
 
@@ -392,21 +390,21 @@ for attempt in 1 2 3 4 5; do
 	xclock_pid=$XT_LAST_PID
 	sleep 3
 	kill -0 "$xclock_pid" 2>/dev/null && break
-	xt_diag "xclock was refused during a reset (try $attempt)"
+	tap_diag "xclock was refused during a reset (try $attempt)"
 done
-xt_ok "xt_poll 20 'xclock held' window_held xclock" \
+tap_ok "xt_poll 20 'xclock held' window_held xclock" \
 	"before the reset, xclock is held" ||
-	xt_diag "$(raw windows)" "$(grep stillframe "$XT_LOG" | tail -n 8)"
+	tap_diag "$(raw windows)" "$(grep stillframe "$XT_LOG" | tail -n 8)"
 generations=$(grep -c 'STILLFRAME 1.2 ready (generation' "$XT_LOG")
 finished=$(grep -c 'stillframe: finished: modes and DPMS put back' "$XT_LOG")
 kill "$xclock_pid"
-xt_ok "xt_poll 5 'the reset' eval '[ \$(grep -c \"STILLFRAME 1.2 ready \
+tap_ok "xt_poll 5 'the reset' eval '[ \$(grep -c \"STILLFRAME 1.2 ready \
 (generation\" \"$XT_LOG\") -gt $generations ]'" \
 	"the last client gone, the server resets and stillframe starts again"
-xt_ok '[ "$(grep -c "stillframe: finished: modes and DPMS put back" \
+tap_ok '[ "$(grep -c "stillframe: finished: modes and DPMS put back" \
 "$XT_LOG")" -gt "$finished" ]' \
 	"the ending generation put the user's mode and DPMS back"
-xt_like "$(raw status)" '^status paused 0 outputs 1 windows 0 held_clients 0 ' \
+tap_like "$(raw status)" '^status paused 0 outputs 1 windows 0 held_clients 0 ' \
 	"after the reset nothing is held and nothing is tracked"
 xt_stop
 
@@ -417,13 +415,13 @@ xt_start synth <<-EOF
 	Option "SynthesizeLowRefresh" "true"
 	Option "IdleMinRefresh" "40"
 EOF
-xt_like "$(xrandr --verbose 2>/dev/null | grep -A2 '1280x1024_sf40')" \
+tap_like "$(xrandr --verbose 2>/dev/null | grep -A2 '1280x1024_sf40')" \
 	'clock +40\.[0-9]+Hz' "a 1280x1024 copy at 40 Hz is added to the output"
-xt_ok "xt_poll 4 'the copy in use' eval \
+tap_ok "xt_poll 4 'the copy in use' eval \
 	'xrandr 2>/dev/null | grep -q \"1280x1024_sf40.*\\*\"'" \
 	"idle, the output runs the 40 Hz copy"
 xdotool mousemove_relative 2 2
-xt_ok "xt_poll 2 'the native mode' current_refresh_is 85.02" \
+tap_ok "xt_poll 2 'the native mode' current_refresh_is 85.02" \
 	"input puts the user's 85 Hz mode back"
 xt_stop
 
@@ -442,21 +440,21 @@ dpms_line() {	# dpms_line WHAT MODE: the log line of WHAT's last such call
 		cut -d: -f1
 }
 dpms_seen() { [ -n "$(dpms_line "$1" "$2")" ]; }
-xt_ok "grep -q 'sf-test-dpms: recording DPMS of' '$XT_LOG'" \
+tap_ok "grep -q 'sf-test-dpms: recording DPMS of' '$XT_LOG'" \
 	"the DPMS recorder (TEST DOUBLE) is in the server"
-xt_ok "xt_poll 5 'standby' dpms_seen 'output DUMMY0' 1" \
+tap_ok "xt_poll 5 'standby' dpms_seen 'output DUMMY0' 1" \
 	"idle 3 s, DUMMY0 goes to DPMS standby through its xf86 output"
-xt_ok "xt_poll 4 'off' dpms_seen 'output DUMMY0' 3" \
+tap_ok "xt_poll 4 'off' dpms_seen 'output DUMMY0' 3" \
 	"idle 5 s, DUMMY0 goes off"
-xt_ok '[ "$(dpms_line "output DUMMY0" 1)" -lt "$(dpms_line "output DUMMY0" 3)" ] &&
+tap_ok '[ "$(dpms_line "output DUMMY0" 1)" -lt "$(dpms_line "output DUMMY0" 3)" ] &&
 	dpms_seen "crtc 0" 3' "standby came first, and the CRTC went off too"
-xt_is "$(status_field dpms)" 3 "GetStatus says DPMS off"
+tap_is "$(status_field dpms)" 3 "GetStatus says DPMS off"
 xdotool mousemove_relative 2 2
-xt_ok "xt_poll 1 'DPMS on' dpms_seen 'output DUMMY0' 0" \
+tap_ok "xt_poll 1 'DPMS on' dpms_seen 'output DUMMY0' 0" \
 	"pointer motion turns DUMMY0 on within a second"
-xt_ok '[ "$(dpms_line "crtc 0" 0)" -lt "$(dpms_line "output DUMMY0" 0)" ]' \
+tap_ok '[ "$(dpms_line "crtc 0" 0)" -lt "$(dpms_line "output DUMMY0" 0)" ]' \
 	"coming up, the CRTC goes on before the output"
-xt_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
+tap_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
 	"and the native 85 Hz is back"
 
 # "xset s reset" (XResetScreenSaver, which video players call every few
@@ -465,25 +463,25 @@ xt_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
 xt_client xterm -bc -geometry 80x24+0+0
 xt_poll "$XT_TIMEOUT" "xterm's window" eval '[ -n "$(window_id xterm)" ]'
 xdotool windowfocus "$(window_id xterm)"
-xt_ok "xt_poll 12 'xterm held, DPMS off' eval \
+tap_ok "xt_poll 12 'xterm held, DPMS off' eval \
 	'window_held xterm && status_field_is dpms 3'" \
 	"idle again: xterm held and the output off"
 xset s reset
-xt_ok "xt_poll 1 'lit' status_field_is dpms 0" \
+tap_ok "xt_poll 1 'lit' status_field_is dpms 0" \
 	"xset s reset turns the output on"
-xt_ok "! current_refresh_is 85.02" \
+tap_ok "! current_refresh_is 85.02" \
 	"but the rate stays low: no input, no native rate"
 # Lit, the output repaints, which lets held clients go; xterm is held
 # again after its next blink that shows the caret (a blink period, more
 # on a loaded machine).
-xt_ok "xt_poll 3 'xterm held again' window_held xterm" \
+tap_ok "xt_poll 3 'xterm held again' window_held xterm" \
 	"and xterm is held (again, once lit)"
 xset s reset
 sleep 0.5
-xt_ok "! current_refresh_is 85.02 && xt_poll 3 'xterm held' window_held xterm" \
+tap_ok "! current_refresh_is 85.02 && xt_poll 3 'xterm held' window_held xterm" \
 	"another reset, as a player's heartbeat: still no native rate"
 xdotool key shift
-xt_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
+tap_ok "xt_poll 1 'the native refresh' current_refresh_is 85.02" \
 	"a key brings the native 85 Hz back"
 xt_stop
 
@@ -511,25 +509,25 @@ xt_poll "$XT_TIMEOUT" "xterm managed" eval \
 	'[ -n "$(window_id xterm)" ] && xprop -id "$(window_id xterm)" WM_STATE | grep -q Normal'
 xterm_window=$(printf '0x%x' "$(window_id xterm)")
 frame=$(xwininfo -id "$xterm_window" -tree | awk '/Parent window id:/ { print $4 }')
-xt_ok '[ -n "$frame" ] && [ "$frame" != "$(xwininfo -root | awk "/Window id:/ { print \$4; exit }")" ]' \
+tap_ok '[ -n "$frame" ] && [ "$frame" != "$(xwininfo -root | awk "/Window id:/ { print \$4; exit }")" ]' \
 	"twm reparented xterm into a frame ($frame)"
 xdotool windowfocus "$xterm_window"
-xt_like "$(raw windows | tr '|' '\n' | grep ' name xterm$')" \
+tap_like "$(raw windows | tr '|' '\n' | grep ' name xterm$')" \
 	"^ window $xterm_window client $(printf '0x%x' $((xterm_window & ~0x1fffff))) " \
 	"the frame is listed as xterm's window and client, named xterm"
-xt_ok "xt_poll 6 'xterm blinking' window_field_is xterm class 4" \
+tap_ok "xt_poll 6 'xterm blinking' window_field_is xterm class 4" \
 	"in its frame, xterm -bc is classed blinking"
 # Held at its first blink once idle; 12 s for a loaded machine (the
 # Debian unstable root's run in CI missed 5 s).
-xt_ok "xt_poll 12 'xterm held' window_field_is xterm flags 1" \
+tap_ok "xt_poll 12 'xterm held' window_field_is xterm flags 1" \
 	"idle, xterm is held"
-xt_is "$(status_field held_clients)" 1 "and only xterm: never twm"
+tap_is "$(status_field held_clients)" 1 "and only xterm: never twm"
 xprop -id "$xterm_window" -f _STILLFRAME_HINT 32c \
 	-set _STILLFRAME_HINT 0,0,70000,80000,0
-xt_ok "xt_poll 3 'the hinted range' current_refresh_is 75.02" \
+tap_ok "xt_poll 3 'the hinted range' current_refresh_is 75.02" \
 	"a hint on xterm's own window (inside the frame) gives 75 Hz"
 xdotool key shift
-xt_ok "xt_poll 1 'xterm released' eval '! window_held xterm'" \
+tap_ok "xt_poll 1 'xterm released' eval '! window_held xterm'" \
 	"a key releases xterm"
 xt_stop
 
@@ -554,23 +552,23 @@ platform_server() {	# platform_server NAME
 	EOF
 }
 platform_server platform
-xt_ok "grep -q 'stillframe: platform: gpu card0: driver i915, i915' '$XT_LOG'" \
+tap_ok "grep -q 'stillframe: platform: gpu card0: driver i915, i915' '$XT_LOG'" \
 	"the platform layer finds the i915 GPU of the tree"
-xt_ok "xt_poll 5 'low clocks' eval '[ \"\$(clocks)\" = \"300 300 300\" ]'" \
+tap_ok "xt_poll 5 'low clocks' eval '[ \"\$(clocks)\" = \"300 300 300\" ]'" \
 	"idle and settled, the GPU's limits are at RPn (300 MHz)"
-xt_like "$(grep -c 'gpu i915 sys/class/drm/card0 gt_\(min_freq_mhz 400\|max_freq_mhz 1100\|boost_freq_mhz 1100\)$' "$state_file")" \
+tap_like "$(grep -c 'gpu i915 sys/class/drm/card0 gt_\(min_freq_mhz 400\|max_freq_mhz 1100\|boost_freq_mhz 1100\)$' "$state_file")" \
 	'^3$' "the user's values are in the state file first"
-xt_ok "xt_poll 5 'the dim' eval '[ \"\$(brightness)\" = 300 ]'" \
+tap_ok "xt_poll 5 'the dim' eval '[ \"\$(brightness)\" = 300 ]'" \
 	"after DimTimeout the backlight is at 30% (300 of 1000)"
 xdotool mousemove_relative 2 2
-xt_ok "xt_poll 1 'the restore' eval \
+tap_ok "xt_poll 1 'the restore' eval \
 	'[ \"\$(clocks)\" = \"400 1100 1100\" ] && [ \"\$(brightness)\" = 800 ]'" \
 	"input puts the user's clocks and brightness back within a second"
-xt_ok '[ ! -e "$state_file" ]' "and the state file is gone"
-xt_ok "xt_poll 5 'low clocks again' eval '[ \"\$(clocks)\" = \"300 300 300\" ]'" \
+tap_ok '[ ! -e "$state_file" ]' "and the state file is gone"
+tap_ok "xt_poll 5 'low clocks again' eval '[ \"\$(clocks)\" = \"300 300 300\" ]'" \
 	"idle again, low again"
 xt_stop
-xt_ok '[ "$(clocks)" = "400 1100 1100" ] && [ ! -e "$state_file" ]' \
+tap_ok '[ "$(clocks)" = "400 1100 1100" ] && [ ! -e "$state_file" ]' \
 	"the server's exit puts the clocks back and leaves no state file"
 
 # A server that dies leaves the state file; the next one repairs.
@@ -579,17 +577,17 @@ xt_poll 5 'low clocks' eval '[ "$(clocks)" = "300 300 300" ]'
 kill -KILL "$XT_PID"
 wait "$XT_PID" 2>/dev/null
 XT_PID=''
-xt_ok '[ "$(clocks)" = "300 300 300" ] && [ -e "$state_file" ]' \
+tap_ok '[ "$(clocks)" = "300 300 300" ] && [ -e "$state_file" ]' \
 	"killed, the server leaves the clocks low and the state file"
-xt_like "$("$SF_CTL" platform --root "$tree" | grep -E '^(gpu.card0.clocks|state_file) ' | paste -sd ' ')" \
+tap_like "$("$SF_CTL" platform --root "$tree" | grep -E '^(gpu.card0.clocks|state_file) ' | paste -sd ' ')" \
 	'^state_file .*platform-state \(present\) gpu.card0.clocks normal$' \
 	"stillframectl platform shows the state file left behind"
 platform_server repaired
-xt_ok '[ "$(clocks)" = "400 1100 1100" ]' \
+tap_ok '[ "$(clocks)" = "400 1100 1100" ]' \
 	"the next server puts the user's clocks back as it starts"
-xt_ok "grep -q 'stillframe: platform: put back sys/class/drm/card0/gt_max_freq_mhz = 1100, left by a previous run' '$XT_LOG'" \
+tap_ok "grep -q 'stillframe: platform: put back sys/class/drm/card0/gt_max_freq_mhz = 1100, left by a previous run' '$XT_LOG'" \
 	"and logs each value it put back"
 xt_stop
 rm -rf "$tree"
 
-exit $((XT_FAILED > 0))
+tap_done

@@ -21,12 +21,12 @@ set -u
 
 for tool in Xorg xterm xdotool xrandr xdpyinfo; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
-[ -f "${SF_XORG_TEST_MODULE:-}" ] || xt_skip "SF_XORG_TEST_MODULE not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || tap_skip_all "SF_X_RAW not built"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL (stillframectl) not built"
+[ -f "${SF_XORG_TEST_MODULE:-}" ] || tap_skip_all "SF_XORG_TEST_MODULE not built"
 
 ctl() {
 	DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" "$SF_CTL" "$@"
@@ -71,8 +71,6 @@ log_count() {
 	grep -c -- "$1" "$XT_LOG"
 }
 
-xt_plan 31
-
 export SF_TEST_UNPLUGGED SF_TEST_CONNECTOR_TYPES=
 XT_DIR=$(mktemp -d "/tmp/stillframe-xt.XXXXXX")
 SF_TEST_UNPLUGGED=$XT_DIR/unplugged
@@ -80,8 +78,8 @@ SF_TEST_UNPLUGGED=$XT_DIR/unplugged
 
 # ---- without stillframe: the layout the test starts from ----
 XT_TWO_OUTPUTS=1 XT_TEST_DPMS=0 xt_start plain <<<"none" ||
-	{ echo "Bail out! Xorg did not start with two outputs"; exit 1; }
-xt_is "$(geometry DUMMY0);$(geometry DUMMY1);$(screen_size)" \
+	tap_bail "Xorg did not start with two outputs"
+tap_is "$(geometry DUMMY0);$(geometry DUMMY1);$(screen_size)" \
 	"connected 1280x1024+0+0;connected 1280x1024+1280+0;2560x1024" \
 	"the dummy driver lights two outputs side by side"
 xt_stop
@@ -90,18 +88,18 @@ xt_stop
 XT_TWO_OUTPUTS=1 XT_TEST_DPMS=1 xt_start outputs <<-EOF ||
 	Option "UnneededOutputs" "DUMMY1"
 EOF
-	{ echo "Bail out! Xorg did not start"; exit 1; }
+	tap_bail "Xorg did not start"
 xt_poll "$XT_TIMEOUT" "DUMMY1 without a CRTC" \
 	geometry_is DUMMY1 "connected none"
-xt_is "$(geometry DUMMY1)" "connected none" \
+tap_is "$(geometry DUMMY1)" "connected none" \
 	"the unneeded output stays connected, its CRTC disabled"
-xt_is "$(geometry DUMMY0);$(screen_size)" "connected 1280x1024+0+0;2560x1024" \
+tap_is "$(geometry DUMMY0);$(screen_size)" "connected 1280x1024+0+0;2560x1024" \
 	"the other output and the screen size are as they were"
-xt_ok "grep -q 'output DUMMY1 (virtual): powered off (listed in unneeded-outputs)' '$XT_LOG'" \
+tap_ok "grep -q 'output DUMMY1 (virtual): powered off (listed in unneeded-outputs)' '$XT_LOG'" \
 	"the log says why"
-xt_like "$(ctl output)" 'DUMMY1: virtual, power off \(asked: auto\)' \
+tap_like "$(ctl output)" 'DUMMY1: virtual, power off \(asked: auto\)' \
 	"stillframectl output lists it as off"
-xt_like "$(ctl status | grep '^output\.DUMMY1\.' | tr '\n' ';')" \
+tap_like "$(ctl status | grep '^output\.DUMMY1\.' | tr '\n' ';')" \
 	'output.DUMMY1.kind virtual;output.DUMMY1.power off;output.DUMMY1.power_request auto;' \
 	"stillframectl status shows its power"
 
@@ -118,40 +116,40 @@ pos0=$(pos)
 
 # ---- stillframectl output ----
 out=$(ctl output DUMMY1 on)
-xt_like "$out" '^DUMMY1: virtual, power on \(asked: on\)' \
+tap_like "$out" '^DUMMY1: virtual, power on \(asked: on\)' \
 	"stillframectl output DUMMY1 on"
-xt_is "$(geometry DUMMY1)" "connected 1280x1024+1280+0" \
+tap_is "$(geometry DUMMY1)" "connected 1280x1024+1280+0" \
 	"its CRTC is set back where it was"
-xt_is "$(pos)" "$pos0" "the window on it has not moved"
+tap_is "$(pos)" "$pos0" "the window on it has not moved"
 ctl output DUMMY1 auto >/dev/null
 xt_poll "$XT_TIMEOUT" "DUMMY1 off" geometry_is DUMMY1 "connected none"
-xt_is "$(geometry DUMMY1);$(pos)" "connected none;$pos0" \
+tap_is "$(geometry DUMMY1);$(pos)" "connected none;$pos0" \
 	"auto: off again, the window still in place"
 out=$(ctl output DUMMY7 on 2>&1)
-xt_is "$?" 1 "an output stillframe does not manage is refused"
-xt_like "$out" "no output called 'DUMMY7'; it has: DUMMY0 DUMMY1" \
+tap_is "$?" 1 "an output stillframe does not manage is refused"
+tap_like "$out" "no output called 'DUMMY7'; it has: DUMMY0 DUMMY1" \
 	"with the names of those it does"
 
 # ---- SetOutputPower, both byte orders ----
 xid=$(output_xid DUMMY1)
 rr_error=$(xdpyinfo -display "$XT_DISPLAY" -queryExtensions 2>/dev/null |
 	sed -nE 's/^ *RANDR +\(.*base error: ([0-9]+)\).*/\1/p')
-xt_like "$xid" '^0x[0-9a-f]+$' "GetStatus lists the powered-off output"
+tap_like "$xid" '^0x[0-9a-f]+$' "GetStatus lists the powered-off output"
 for order in native swapped; do
 	flag=''
 	[ "$order" = swapped ] && flag=--swapped
-	xt_like "$(raw $flag power "$xid" 3)" '^error BadValue' \
+	tap_like "$(raw $flag power "$xid" 3)" '^error BadValue' \
 		"$order: SetOutputPower with power 3: BadValue"
-	xt_like "$(raw $flag power 0x7ffffe 1)" "^error $rr_error " \
+	tap_like "$(raw $flag power 0x7ffffe 1)" "^error $rr_error " \
 		"$order: SetOutputPower of no RandR output: RandR's BadOutput"
 done
-xt_like "$(raw --swapped power "$xid" 1)" '^ok' \
+tap_like "$(raw --swapped power "$xid" 1)" '^ok' \
 	"swapped: SetOutputPower on"
 xt_poll "$XT_TIMEOUT" "DUMMY1 on" geometry_is DUMMY1 "connected 1280x1024+1280+0"
-xt_like "$(raw power "$xid" 2 outputs)" \
+tap_like "$(raw power "$xid" 2 outputs)" \
 	"^ok outputs 2 .*kind 2 powered 0 request 2 name DUMMY1" \
 	"native: SetOutputPower off, and ListOutputPower shows it"
-xt_like "$(raw --swapped outputs)" "^outputs 2 .*kind 2 powered 0 request 2 name DUMMY1" \
+tap_like "$(raw --swapped outputs)" "^outputs 2 .*kind 2 powered 0 request 2 name DUMMY1" \
 	"swapped: ListOutputPower"
 xt_poll "$XT_TIMEOUT" "DUMMY1 off" geometry_is DUMMY1 "connected none"
 ctl output DUMMY1 auto >/dev/null
@@ -162,14 +160,14 @@ xt_poll "$XT_TIMEOUT" "DUMMY1 disconnected" \
 	geometry_is DUMMY1 "disconnected none"
 xt_poll "$XT_TIMEOUT" "stillframe saw the unplug" \
 	eval '[ "$(log_count "output DUMMY1: unplugged")" -ge 1 ]'
-xt_ok '[ "$(log_count "output DUMMY1: unplugged")" -ge 1 ]' \
+tap_ok '[ "$(log_count "output DUMMY1: unplugged")" -ge 1 ]' \
 	"the unplug is seen at the next probe"
 : >"$SF_TEST_UNPLUGGED"
 xt_poll "$XT_TIMEOUT" "DUMMY1 lit after the plug" \
 	geometry_is DUMMY1 "connected 1280x1024+1280+0"
-xt_is "$(geometry DUMMY1)" "connected 1280x1024+1280+0" \
+tap_is "$(geometry DUMMY1)" "connected 1280x1024+1280+0" \
 	"plugged in again: powered on (HotplugPowerOn), where it was"
-xt_like "$(ctl output DUMMY1)" 'power on \(asked: on\)' \
+tap_like "$(ctl output DUMMY1)" 'power on \(asked: on\)' \
 	"the power request is on after the hotplug"
 
 # ---- pause, resume, exit ----
@@ -178,18 +176,18 @@ xt_poll "$XT_TIMEOUT" "DUMMY1 off" geometry_is DUMMY1 "connected none"
 ctl pause
 xt_poll "$XT_TIMEOUT" "DUMMY1 on while paused" \
 	geometry_is DUMMY1 "connected 1280x1024+1280+0"
-xt_is "$(geometry DUMMY1)" "connected 1280x1024+1280+0" \
+tap_is "$(geometry DUMMY1)" "connected 1280x1024+1280+0" \
 	"paused, the user's layout is back"
 ctl resume
 xt_poll "$XT_TIMEOUT" "DUMMY1 off after resume" \
 	geometry_is DUMMY1 "connected none"
-xt_is "$(geometry DUMMY1)" "connected none" "resumed, it is off again"
+tap_is "$(geometry DUMMY1)" "connected none" "resumed, it is off again"
 xt_client_stop "$XTERM"
 kill "$XT_PID"
 xt_poll "$XT_TIMEOUT" "Xorg to exit" eval '! kill -0 $XT_PID 2>/dev/null'
-xt_ok "grep -q 'finished: modes and DPMS put back' '$XT_LOG'" \
+tap_ok "grep -q 'finished: modes and DPMS put back' '$XT_LOG'" \
 	"the server exits cleanly with stillframe"
-xt_ok "[ \"\$(grep -c 'output DUMMY1 (virtual): powered on' '$XT_LOG')\" -ge 3 ]" \
+tap_ok "[ \"\$(grep -c 'output DUMMY1 (virtual): powered on' '$XT_LOG')\" -ge 3 ]" \
 	"the output was powered on on request, after the hotplug and for the pause"
 xt_stop
 
@@ -212,20 +210,21 @@ SF_TEST_CONNECTOR_TYPES="DUMMY0=Panel DUMMY1=HDMI" XT_TWO_OUTPUTS=1 \
 	Option "ExternalOffTimeout" "4"
 	Option "StandbyTimeout" "300"
 EOF
-	{ echo "Bail out! Xorg did not start"; exit 1; }
+	tap_bail "Xorg did not start"
 xt_poll "$XT_TIMEOUT" "DUMMY1 without a CRTC" \
 	geometry_is DUMMY1 "connected none"
-xt_is "$(ctl status | grep -E '^output\.DUMMY[01]\.(kind|power) ' | tr '\n' ';')" \
+tap_is "$(ctl status | grep -E '^output\.DUMMY[01]\.(kind|power) ' | tr '\n' ';')" \
 	"output.DUMMY0.kind internal;output.DUMMY0.power on;output.DUMMY1.kind external;output.DUMMY1.power off;" \
 	"ConnectorType tells the panel from the monitor; external is unneeded"
 ctl output DUMMY1 on >/dev/null
 on_at=$EPOCHREALTIME
 xt_poll 6 "DUMMY1 in standby" dpms_is DUMMY1 1
-xt_is "$(state_of DUMMY1) $(dpms_of DUMMY1)" "standby 1" \
+tap_is "$(state_of DUMMY1) $(dpms_of DUMMY1)" "standby 1" \
 	"ExternalStandbyTimeout=2: the monitor goes to standby"
-xt_ok '[ "$(state_of DUMMY0)" != standby ]' "the panel keeps its own timeouts"
+tap_ok '[ "$(state_of DUMMY0)" != standby ]' "the panel keeps its own timeouts"
 sleep "$(awk -v t="$on_at" -v now="$EPOCHREALTIME" \
 	'BEGIN { d = t + 5.5 - now; print (d > 0 ? d : 0) }')"
-xt_is "$(state_of DUMMY1) $(dpms_of DUMMY1)" "standby 1" \
+tap_is "$(state_of DUMMY1) $(dpms_of DUMMY1)" "standby 1" \
 	"after the wake request it goes no deeper than standby"
 xt_stop
+tap_done

@@ -20,12 +20,12 @@ set -u
 
 for tool in Xorg xterm xclock xdotool xdpyinfo; do
 	command -v "$tool" >/dev/null ||
-		xt_skip "$tool missing (run scripts/install-deps)"
+		tap_skip_all "$tool missing (run scripts/install-deps)"
 done
-[ -f "${SF_XORG_MODULE:-}" ] || xt_skip "SF_XORG_MODULE not built"
-[ -x "${SF_X_RAW:-}" ] || xt_skip "SF_X_RAW not built"
-[ -x "${SF_CTL:-}" ] || xt_skip "SF_CTL (stillframectl) not built"
-[ -x "${SF_REPLAY:-}" ] || xt_skip "SF_REPLAY (stillframe-replay) not built"
+[ -f "${SF_XORG_MODULE:-}" ] || tap_skip_all "SF_XORG_MODULE not built"
+[ -x "${SF_X_RAW:-}" ] || tap_skip_all "SF_X_RAW not built"
+[ -x "${SF_CTL:-}" ] || tap_skip_all "SF_CTL (stillframectl) not built"
+[ -x "${SF_REPLAY:-}" ] || tap_skip_all "SF_REPLAY (stillframe-replay) not built"
 
 RECORD_S=4
 
@@ -38,8 +38,6 @@ surface_of() {
 	awk -v l="$1" '$2 == "surface" && $NF == l { print $3; exit }' "$2"
 }
 
-xt_plan 17
-
 xt_start trace <<-EOF
 	Option "Outputs" "all"
 EOF
@@ -47,7 +45,7 @@ xt_client xterm -bc -geometry 80x24+0+0
 xt_client xclock -update 1 -geometry 164x164+900+0
 xt_poll "$XT_TIMEOUT" "xterm and xclock" \
 	eval '[ -n "$(window_id xterm)" ] && [ -n "$(window_id xclock)" ]' ||
-	xt_diag "$(cat "$XT_DIR/clients.log")"
+	tap_diag "$(cat "$XT_DIR/clients.log")"
 # xterm blinks only with the keyboard focus; there is no window manager.
 xdotool windowfocus "$(window_id xterm)"
 
@@ -62,38 +60,38 @@ input_pid=$!
 out=$(ctl trace --for "$RECORD_S" -o "$trace" 2>&1)
 rc=$?
 wait "$input_pid"
-xt_is "$rc" 0 "trace --for $RECORD_S -o FILE succeeds on X"
-xt_like "$out" '^stillframectl: trace: [0-9]+ events, 0 dropped, written to ' \
+tap_is "$rc" 0 "trace --for $RECORD_S -o FILE succeeds on X"
+tap_like "$out" '^stillframectl: trace: [0-9]+ events, 0 dropped, written to ' \
 	"it says how many events it recorded and that none were dropped"
-xt_is "$(head -n 1 "$trace")" "stillframe-trace 1" "it starts with the header"
-xt_like "$(grep -E '^0 output ' "$trace")" \
+tap_is "$(head -n 1 "$trace")" "stillframe-trace 1" "it starts with the header"
+tap_like "$(grep -E '^0 output ' "$trace")" \
 	'^0 output 1 DUMMY0 .*1280x1024@[0-9]+\*' \
 	"the world comes first: DUMMY0 and its current mode at time 0"
 xterm_id=$(surface_of xterm "$trace")
 xclock_id=$(surface_of xclock "$trace")
-xt_ok '[ -n "$xterm_id" ] && [ -n "$xclock_id" ]' \
+tap_ok '[ -n "$xterm_id" ] && [ -n "$xclock_id" ]' \
 	"both windows are surfaces of the trace, with their WM_CLASS"
-xt_ok "[ \$(trace_count '^[0-9.]+ commit ${xterm_id:-x} ' '$trace') -ge 2 ]" \
+tap_ok "[ \$(trace_count '^[0-9.]+ commit ${xterm_id:-x} ' '$trace') -ge 2 ]" \
 	"xterm's blinks are commits of its surface"
-xt_ok "[ \$(trace_count '^[0-9.]+ commit ${xclock_id:-x} ' '$trace') -ge 2 ]" \
+tap_ok "[ \$(trace_count '^[0-9.]+ commit ${xclock_id:-x} ' '$trace') -ge 2 ]" \
 	"xclock's ticks are commits of its surface"
-xt_ok "[ \$(trace_count '^[0-9.]+ input pointer$' '$trace') -ge 1 ] &&
+tap_ok "[ \$(trace_count '^[0-9.]+ input pointer$' '$trace') -ge 1 ] &&
 	[ \$(trace_count '^[0-9.]+ input key$' '$trace') -ge 1 ]" \
 	"xdotool's motion and key are input events"
-xt_ok "trace_ends_after '$trace' $((RECORD_S * 1000))" \
+tap_ok "trace_ends_after '$trace' $((RECORD_S * 1000))" \
 	"it ends with an end event no earlier than --for"
-xt_diag "last line: $(tail -n 1 "$trace"); $(wc -l <"$trace") lines"
+tap_diag "last line: $(tail -n 1 "$trace"); $(wc -l <"$trace") lines"
 
 replayed=$(timeout 60 "$SF_REPLAY" --status -r 0 "$trace" 2>&1)
 rc=$?
-xt_is "$rc" 0 "stillframe-replay accepts the recording"
-[ "$rc" = 0 ] || xt_diag "$replayed"
-xt_ok "[ \"\$(replay_commits \"\$replayed\" '^xterm$')\" -ge 2 ] \
+tap_is "$rc" 0 "stillframe-replay accepts the recording"
+[ "$rc" = 0 ] || tap_diag "$replayed"
+tap_ok "[ \"\$(replay_commits \"\$replayed\" '^xterm$')\" -ge 2 ] \
 	2>/dev/null &&
 	[ \"\$(replay_commits \"\$replayed\" '^xclock$')\" -ge 2 ] \
 	2>/dev/null" \
 	"the replay counts commits for xterm and xclock" ||
-	xt_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
+	tap_diag "$(printf '%s\n' "$replayed" | grep '^surface')"
 
 # ---- the focus, set by request ----
 # Plain windows of sf-x-raw, which draw nothing when the focus comes or
@@ -125,7 +123,7 @@ input_pid=$!
 out=$(ctl trace --for 3 -o "$focus_trace" 2>&1)
 rc=$?
 wait "$input_pid"
-xt_is "$rc" 0 "a recording while clients move the focus by request"
+tap_is "$rc" 0 "a recording while clients move the focus by request"
 # Each step's focus event's delay after its window's first event.
 delays=$(awk '
 	$2 == "surface" && !($3 in shown) { shown[$3] = $1 }
@@ -134,11 +132,11 @@ delays=$(awk '
 		printf "%.0f ", $1 - shown[$3]
 		done[$3] = 1
 	}' "$focus_trace")
-xt_ok "[ \$(echo $delays | wc -w) = 4 ] &&
+tap_ok "[ \$(echo $delays | wc -w) = 4 ] &&
 	echo $delays | tr ' ' '\n' | awk '\$1 > 70 { bad = 1 }
 		END { exit bad }'" \
 	"each focus change is recorded within 20 ms of its request" ||
-	xt_diag "focus delays after each window (ms): ${delays:-none}"
+	tap_diag "focus delays after each window (ms): ${delays:-none}"
 
 # ---- one at a time ----
 xt_client "$SF_X_RAW" --display "$XT_DISPLAY" trace-start sleep 60000
@@ -147,16 +145,17 @@ xt_poll "$XT_TIMEOUT" "the other recording" \
 	grep -q "trace recording started by client" "$XT_LOG"
 out=$(ctl trace --for 1 -o "$XT_DIR/second.trace" 2>&1)
 rc=$?
-xt_ok '[ "$rc" = 1 ] && [ ! -e "$XT_DIR/second.trace" ]' \
+tap_ok '[ "$rc" = 1 ] && [ ! -e "$XT_DIR/second.trace" ]' \
 	"while another client records, trace fails and writes nothing"
-xt_like "$out" 'does not record: another trace recording is running' \
+tap_like "$out" 'does not record: another trace recording is running' \
 	"and says another recording is running"
-xt_like "$(raw trace-read 4096 trace-stop)" \
+tap_like "$(raw trace-read 4096 trace-stop)" \
 	'^error BadAccess .*error BadAccess ' \
 	"another client's recording is not to be read or stopped (BadAccess)"
 xt_client_stop "$holder_pid"
-xt_ok "xt_poll $XT_TIMEOUT 'the recording gone' eval \
+tap_ok "xt_poll $XT_TIMEOUT 'the recording gone' eval \
 	'[ \"\$(raw trace-start)\" = \"trace status 0\" ]'" \
 	"when its client goes, its recording goes: a new one starts"
 
 xt_stop
+tap_done
