@@ -28,6 +28,8 @@
 #include <libweston/zalloc.h>
 
 #include "compat.h"
+#include "sf-modes.h"
+#include "sf-output-policy.h"
 #include "sf-weston.h"
 
 struct sf_weston_output {
@@ -597,10 +599,8 @@ core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 	struct sf_weston *sfw = data;
 	struct sf_weston_output *swo = from_core(o);
 
-	if (!swo || !swo->manage_refresh)
-		return percent >= 100;
-	return sf_platform_set_output_backlight(sfw->platform,
-						sf_output_get_name(o), percent);
+	return sf_support_set_backlight(sfw->platform, o,
+					swo && swo->manage_refresh, percent);
 }
 
 static bool
@@ -608,7 +608,7 @@ core_set_reclock(void *data, enum sf_reclock_level level)
 {
 	struct sf_weston *sfw = data;
 
-	return sf_platform_set_reclock(sfw->platform, level);
+	return sf_support_set_reclock(sfw->platform, level);
 }
 
 static void
@@ -679,50 +679,59 @@ output_handle_destroy(struct wl_listener *listener, void *data)
 	output_destroy(swo);
 }
 
+/* The core's modes from the output's (sf-modes.h decides which, and
+ * which are seamless); swo->modes keeps the weston_mode of each. */
 static bool
 build_modes(struct sf_weston_output *swo, struct sf_mode **out,
 	    size_t *current)
 {
 	struct weston_output *output = swo->output;
 	struct weston_mode *mode;
-	size_t n = 0;
+	size_t n = 0, at = 0, cur = SIZE_MAX;
 
 	wl_list_for_each(mode, &output->mode_list, link)
 		n++;
-	if (!swo->manage_refresh || n == 0)
-		n = 1;
+	/* The current mode is one of the list; should a backend keep it
+	 * apart, it goes at the end. */
+	n++;
+	struct weston_mode **all = calloc(n, sizeof(*all));
+	struct sf_mode_report *reports = calloc(n, sizeof(*reports));
+	size_t *map = calloc(n, sizeof(*map));
 	swo->modes = calloc(n, sizeof(*swo->modes));
 	*out = calloc(n, sizeof(**out));
-	if (!swo->modes || !*out)
-		return false;
-	if (!swo->manage_refresh || wl_list_empty(&output->mode_list)) {
-		swo->modes[0] = output->current_mode;
-	} else {
-		size_t i = 0;
-		wl_list_for_each(mode, &output->mode_list, link)
-			swo->modes[i++] = mode;
+	bool ok = all && reports && map && swo->modes && *out;
+	if (ok) {
+		wl_list_for_each(mode, &output->mode_list, link) {
+			if (mode == output->current_mode)
+				cur = at;
+			all[at++] = mode;
+		}
+		if (cur == SIZE_MAX) {
+			cur = at;
+			all[at++] = output->current_mode;
+		}
+		for (size_t i = 0; i < at; i++)
+			/* weston_mode carries no timings: what a switch
+			 * does is known from the sizes alone.  Any mode
+			 * is settable through the backend's switch_mode
+			 * (an output without one is not managed). */
+			reports[i] = (struct sf_mode_report){
+				.width = all[i]->width,
+				.height = all[i]->height,
+				.refresh_mhz = (uint32_t)all[i]->refresh,
+				.preferred = all[i] == output->native_mode,
+				.settable = true,
+			};
+		swo->n_modes = sf_modes_build(reports, at, cur,
+					      swo->manage_refresh, *out, map,
+					      current);
+		for (size_t i = 0; i < swo->n_modes; i++)
+			swo->modes[i] = all[map[i]];
 	}
-	swo->n_modes = n;
-	*current = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct weston_mode *m = swo->modes[i];
-		/* weston_mode carries no timings, so whether a switch is
-		 * seamless cannot be known; on the outputs we are allowed
-		 * to manage (built-in panels, or the configured list) a
-		 * switch at the same resolution is taken as one: eDP
-		 * panels change their clock without a visible modeset. */
-		(*out)[i] = (struct sf_mode){
-			.width = m->width,
-			.height = m->height,
-			.refresh_mhz = (uint32_t)m->refresh,
-			.seamless = m->width == output->current_mode->width &&
-				    m->height == output->current_mode->height,
-			.preferred = m == output->native_mode,
-		};
-		if (m == output->current_mode)
-			*current = i;
-	}
-	return true;
+	free(all);
+	free(reports);
+	free(map);
+	return ok;
 }
 
 /* Whether the output's heads were all connected when the plugin
@@ -765,15 +774,14 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	swo->sfw = sfw;
 	swo->output = output;
 	bool internal = output_is_internal(output);
-	swo->manage_refresh = sf_config_output_selected(&sfw->config,
-							output->name,
-							internal);
-	if (swo->manage_refresh && !output->switch_mode) {
+	bool selected;
+	swo->manage_refresh = sf_output_policy_managed(
+		sfw->core, output->name, internal, output->switch_mode != NULL,
+		&selected);
+	if (selected && !output->switch_mode)
 		weston_log("stillframe: output %s: the backend cannot switch "
 			   "modes; its refresh rate stays as it is\n",
 			   output->name);
-		swo->manage_refresh = false;
-	}
 	if (!build_modes(swo, &modes, &current))
 		goto oom;
 	swo->core = sf_output_create(sfw->core, output->name, modes,
@@ -792,10 +800,8 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	swo->destroy_listener.notify = output_handle_destroy;
 	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
 	wl_list_insert(sfw->outputs.prev, &swo->link);
-	/* A driven output keeps the panel lit until it dims itself. */
-	if (swo->manage_refresh)
-		sf_platform_set_output_backlight(sfw->platform, output->name,
-						 100);
+	sf_support_output_added(sfw->platform, output->name,
+				swo->manage_refresh);
 	if (sfw->inhibitors_applied)
 		sf_output_inhibit(swo->core, sf_weston_now(sfw));
 	weston_log("stillframe: output %s (%s%s): %zu mode%s%s\n",

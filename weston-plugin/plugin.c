@@ -24,13 +24,10 @@
 sf_time_t
 sf_weston_now(const struct sf_weston *sfw)
 {
-	struct timespec ts;
-
 	/* Input timestamps (weston_compositor_get_time) use the same
 	 * clock, so input, commits and deadlines share one time line. */
 	(void)sfw;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (sf_time_t)ts.tv_sec * SF_NSEC_PER_SEC + ts.tv_nsec;
+	return sf_support_now();
 }
 
 void
@@ -58,17 +55,10 @@ sf_weston_schedule_dispatch(struct sf_weston *sfw)
 	if (deadline == sfw->timer_deadline)
 		return;
 	sfw->timer_deadline = deadline;
-	if (deadline == SF_TIME_NEVER) {
-		wl_event_source_timer_update(sfw->timer, 0);
-		return;
-	}
-	sf_time_t wait = deadline - sf_weston_now(sfw);
-	/* Round up: firing early would find nothing due and spin. */
-	int64_t ms = wait <= 0 ? 1 : (wait + SF_NSEC_PER_MSEC - 1) /
-					     SF_NSEC_PER_MSEC;
-	if (ms > 0x7fffffff)
-		ms = 0x7fffffff;
-	wl_event_source_timer_update(sfw->timer, (int)ms);
+	/* SF_TIME_NEVER gives 0: disarmed. */
+	wl_event_source_timer_update(sfw->timer,
+				     sf_support_timer_ms(deadline,
+							 sf_weston_now(sfw)));
 }
 
 static void
@@ -251,15 +241,17 @@ warn_unknown_keys(struct weston_config *config)
 	fclose(f);
 }
 
+/* The options, read once into `cfg` for the platform layer and the
+ * core; from then on the plugin reads them through the core. */
 static void
-read_config(struct sf_weston *sfw)
+read_config(struct sf_weston *sfw, struct sf_config *cfg)
 {
 	struct weston_config *config = wet_get_config(sfw->compositor);
 	struct weston_config_section *section;
 	size_t n;
 	const struct sf_option *opts = sf_config_options(&n);
 
-	sf_config_init_defaults(&sfw->config);
+	sf_config_init_defaults(cfg);
 	if (!config)
 		return;
 	section = weston_config_get_section(config, "stillframe", NULL, NULL);
@@ -272,7 +264,7 @@ read_config(struct sf_weston *sfw)
 						 NULL);
 		if (!value)
 			continue;
-		if (sf_config_set(&sfw->config, SF_CONFIG_NS_INI, opts[i].key,
+		if (sf_config_set(cfg, SF_CONFIG_NS_INI, opts[i].key,
 				  value, err, sizeof(err)) != SF_CONFIG_OK)
 			config_warn(err);
 		free(value);
@@ -387,13 +379,14 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 		compositor, "stillframe",
 		"stillframe: every decision, with its reason\n", NULL, NULL,
 		sfw);
-	read_config(sfw);
+	struct sf_config config;
+	read_config(sfw, &config);
 	struct sf_platform_options platform_options;
-	sf_platform_options_from_config(&platform_options, &sfw->config);
+	sf_platform_options_from_config(&platform_options, &config);
 	platform_options.log = platform_handle_log;
 	platform_options.log_data = sfw;
 	sfw->platform = sf_platform_create(&platform_options);
-	sfw->core = sf_core_create(&sfw->config, &sf_weston_core_interface,
+	sfw->core = sf_core_create(&config, &sf_weston_core_interface,
 				   sfw, sf_weston_now(sfw));
 	sfw->timer = wl_event_loop_add_timer(
 		wl_display_get_event_loop(compositor->wl_display),
@@ -404,7 +397,7 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 	}
 	weston_log("stillframe: loaded%s; log scope \"stillframe\" "
 		   "(weston -l stillframe) shows its decisions\n",
-		   sfw->config.enable ? "" :
+		   sf_core_get_config(sfw->core)->enable ? "" :
 					" with enable=false: watching only");
 
 	sf_weston_output_init_all(sfw);

@@ -114,20 +114,6 @@ line_writer_write(void *data, const char *text, size_t len)
 	}
 }
 
-static const char *
-priority_name(enum sf_weston_priority priority)
-{
-	switch (priority) {
-	case SF_WESTON_PRIORITY_NORMAL:
-		return "normal";
-	case SF_WESTON_PRIORITY_ESSENTIAL:
-		return "essential";
-	case SF_WESTON_PRIORITY_BACKGROUND:
-		return "background";
-	}
-	return "unknown";
-}
-
 /* The plugin's own lines, after the core's: what the core cannot know. */
 static void
 write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
@@ -145,8 +131,8 @@ write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
 	for (size_t i = 0; i < n_opts; i++) {
 		char value[SF_CONFIG_STRING_MAX + 8];
 
-		sf_config_format_value(&sfw->config, &opts[i], value,
-				       sizeof(value));
+		sf_config_format_value(sf_core_get_config(sfw->core),
+				       &opts[i], value, sizeof(value));
 		sf_writer_printf(w, "config.%s %s\n", opts[i].key, value);
 	}
 
@@ -174,12 +160,10 @@ write_plugin_status(struct sf_weston *sfw, struct sf_writer *w)
 		else
 			sf_writer_printf(w, "surface.%u.range_mhz none\n", id);
 		sf_writer_printf(w, "surface.%u.priority %s\n", id,
-				 priority_name((enum sf_weston_priority)
-						       sws->applied_priority));
+				 sf_priority_name(sws->applied_priority));
 		sf_writer_printf(w, "surface.%u.priority_from %s\n", id,
-				 sws->priority_from_client ? "client" :
-				 sws->rule_priority != SF_PRIORITY_NORMAL ?
-					 "apps" : "default");
+				 sf_priority_origin_name(
+					 sf_priority_origin(&sws->priority)));
 		sf_writer_printf(w, "surface.%u.content %s\n", id,
 				 sf_content_type_name(h->content));
 		sf_writer_printf(w, "surface.%u.throttle_us %lld\n", id,
@@ -295,7 +279,8 @@ control_handle_set_surface_hints(struct wl_client *client,
 			min_mhz, max_mhz);
 		return;
 	}
-	if (priority > SF_WESTON_PRIORITY_BACKGROUND) {
+	enum sf_priority value;
+	if (!sf_priority_from_wire(priority, &value)) {
 		wl_resource_post_error(resource,
 			STILLFRAME_CONTROL_V1_ERROR_INVALID_HINT,
 			"%u is not a stillframe_surface_v1.priority",
@@ -322,7 +307,7 @@ control_handle_set_surface_hints(struct wl_client *client,
 	pending->hints.rate_den = rate_num ? rate_den : 0;
 	pending->hints.min_mhz = min_mhz;
 	pending->hints.max_mhz = max_mhz;
-	pending->hints.priority = (enum sf_weston_priority)priority;
+	pending->hints.priority = value;
 	pending->rate_set = true;
 	pending->range_set = true;
 	pending->priority_set = true;
@@ -331,7 +316,7 @@ control_handle_set_surface_hints(struct wl_client *client,
 		      "control: surface %u (%s): hints rate %u/%u, range %u-%u mHz, priority %s set by the administrator, applied at its next commit",
 		      surface_id, sf_weston_surface_label(sws), rate_num,
 		      pending->hints.rate_den, min_mhz, max_mhz,
-		      priority_name(pending->hints.priority));
+		      sf_priority_name(pending->hints.priority));
 }
 
 /* --- output power --- */

@@ -152,7 +152,7 @@ withdraw_pending(struct surface_object *obj, struct sf_weston_surface *sws)
 		pending->hints.rate_den = 0;
 		pending->hints.min_mhz = 0;
 		pending->hints.max_mhz = 0;
-		pending->hints.priority = SF_WESTON_PRIORITY_NORMAL;
+		pending->hints.priority = SF_PRIORITY_NORMAL;
 		pending->rate_set = true;
 		pending->range_set = true;
 		pending->priority_set = true;
@@ -322,26 +322,22 @@ hint_handle_set_refresh_range(struct wl_client *client,
 	sws->pending.range_set = true;
 }
 
+/* sf_priority_from_wire() reads the protocol's values. */
+_Static_assert(STILLFRAME_SURFACE_V1_PRIORITY_NORMAL == 0 &&
+		       STILLFRAME_SURFACE_V1_PRIORITY_ESSENTIAL == 1 &&
+		       STILLFRAME_SURFACE_V1_PRIORITY_BACKGROUND == 2,
+	       "stillframe_surface_v1.priority as sf_priority_from_wire");
+
 static void
 hint_handle_set_priority(struct wl_client *client,
 			 struct wl_resource *resource, uint32_t priority)
 {
 	struct sf_weston_surface *sws = surface_object_target(resource, true);
-	enum sf_weston_priority value;
+	enum sf_priority value;
 
 	if (!sws)
 		return;
-	switch (priority) {
-	case STILLFRAME_SURFACE_V1_PRIORITY_NORMAL:
-		value = SF_WESTON_PRIORITY_NORMAL;
-		break;
-	case STILLFRAME_SURFACE_V1_PRIORITY_ESSENTIAL:
-		value = SF_WESTON_PRIORITY_ESSENTIAL;
-		break;
-	case STILLFRAME_SURFACE_V1_PRIORITY_BACKGROUND:
-		value = SF_WESTON_PRIORITY_BACKGROUND;
-		break;
-	default:
+	if (!sf_priority_from_wire(priority, &value)) {
 		post_client_error(resource,
 			STILLFRAME_SURFACE_V1_ERROR_INVALID_PRIORITY,
 			"%u is not a stillframe_surface_v1.priority",

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -159,14 +158,9 @@ bind_inhibit_manager(struct wl_client *client, void *data, uint32_t version,
 static void
 notification_arm(struct notification *n, sf_time_t delay)
 {
-	/* Rounded up, and never 0, which would disarm the timer. */
-	sf_time_t ms = (delay + SF_NSEC_PER_MSEC - 1) / SF_NSEC_PER_MSEC;
-
-	if (ms < 1)
-		ms = 1;
-	if (ms > INT_MAX)
-		ms = INT_MAX;	/* a 24-day timeout just checks again */
-	wl_event_source_timer_update(n->timer, (int)ms);
+	/* Rounded up, and never 0, which would disarm the timer; a 24-day
+	 * timeout just checks again. */
+	wl_event_source_timer_update(n->timer, sf_support_timer_ms(delay, 0));
 }
 
 static int

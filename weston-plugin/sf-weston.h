@@ -18,24 +18,19 @@
 #include "sf-core.h"
 #include "sf-config.h"
 #include "sf-platform.h"
+#include "sf-priority.h"
+#include "sf-support.h"
 #include "sf-tiles.h"
 
 struct sf_weston_output;
 struct sf_weston_surface;
-
-/* Explicit per-surface priority (stillframe_surface_v1.priority). */
-enum sf_weston_priority {
-	SF_WESTON_PRIORITY_NORMAL = 0,
-	SF_WESTON_PRIORITY_ESSENTIAL,	/* never held, never throttled */
-	SF_WESTON_PRIORITY_BACKGROUND,	/* throttle freely */
-};
 
 /* Hints a client sent, double-buffered: the protocol code writes
  * `pending`, the plugin applies it on the surface's next commit. */
 struct sf_weston_hints {
 	uint32_t rate_num, rate_den;	/* 0/x: none */
 	uint32_t min_mhz, max_mhz;	/* 0,0: none */
-	enum sf_weston_priority priority;
+	enum sf_priority priority;	/* stillframe_surface_v1.priority */
 	enum sf_content_type content;
 };
 
@@ -61,7 +56,6 @@ struct sf_weston {
 	struct weston_compositor *compositor;
 	struct sf_core *core;
 	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
-	struct sf_config config;
 	struct weston_log_scope *scope;
 	struct wl_event_source *timer;	/* sf_core_dispatch deadline */
 	sf_time_t timer_deadline;
@@ -124,11 +118,11 @@ struct sf_weston_surface {
 	char label[64];			/* see update_label() in surface.c */
 
 	/* Priority: the client's own (stillframe hint, stillframectl
-	 * hint) if it set one, else essential-apps / background-apps by
-	 * app_id; `applied` is what the core was last told. */
+	 * hint) and essential-apps / background-apps by app_id, resolved
+	 * in common (sf-priority.h); `applied` is what the core was last
+	 * told. */
 	char app_id[64];
-	bool priority_from_client;
-	enum sf_priority rule_priority;
+	struct sf_priority_source priority;
 	enum sf_priority applied_priority;
 
 	/* Idle inhibitors on this surface (protocol-idle.c, through

@@ -14,6 +14,7 @@
 #include <libweston/zalloc.h>
 
 #include "compat.h"
+#include "sf-release.h"
 #include "sf-weston.h"
 
 #define MAX_BOXES 16
@@ -96,13 +97,11 @@ sf_weston_surface_label(const struct sf_weston_surface *sws)
 	return fallback;
 }
 
-/* The client's own priority wins over the app rules; the core hears
- * only about changes. */
+/* The core hears only about changes of the resolved priority. */
 static void
 apply_priority(struct sf_weston_surface *sws, sf_time_t now)
 {
-	enum sf_priority priority = sws->priority_from_client ?
-		(enum sf_priority)sws->current.priority : sws->rule_priority;
+	enum sf_priority priority = sf_priority_resolve(&sws->priority);
 
 	if (priority == sws->applied_priority)
 		return;
@@ -122,15 +121,13 @@ update_app_rule(struct sf_weston_surface *sws, const char *app_id,
 		return;
 	snprintf(sws->app_id, sizeof(sws->app_id), "%s", app_id);
 	enum sf_priority rule =
-		sf_config_app_priority(&sws->sfw->config, sws->app_id, NULL);
-	if (rule != sws->rule_priority && rule != SF_PRIORITY_NORMAL)
+		sf_priority_for_app(sws->sfw->core, sws->app_id, NULL);
+	if (rule != sws->priority.rule && rule != SF_PRIORITY_NORMAL)
 		sf_weston_log(sws->sfw, "surface %u (%s): %s by %s",
 			      sf_surface_get_id(sws->core), sws->app_id,
-			      rule == SF_PRIORITY_ESSENTIAL ? "essential" :
-							      "background",
-			      rule == SF_PRIORITY_ESSENTIAL ?
-				      "essential-apps" : "background-apps");
-	sws->rule_priority = rule;
+			      sf_priority_name(rule),
+			      sf_priority_rule_option(rule, false));
+	sws->priority.rule = rule;
 	apply_priority(sws, now);
 }
 
@@ -220,17 +217,9 @@ announce_throttle(struct sf_weston_surface *sws, sf_time_t interval)
 	sf_weston_protocols_send_throttled(sws, interval);
 }
 
-/* After input, held frame callbacks go back to their clients, but not at
- * once.  A client that gets its callback before it has read the input
- * draws the frame it had pending, and its answer then waits for the
- * frame after: one frame later than without stillframe.  The focused
- * surface, the one a key goes to, gets them ANSWER_GRACE later, when its
- * answer is ready to draw (a terminal's echo takes about a millisecond);
- * the others a frame later, so that their catching up does not take the
- * frame the answer needs. */
-#define ANSWER_GRACE SF_MSEC(3)
-#define CATCH_UP SF_MSEC(17)
-
+/* After input, held frame callbacks go back to their clients, not at
+ * once but when common says (sf-release.h): the focused surface when its
+ * answer is ready to draw, the others a frame later. */
 void
 sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 {
@@ -245,8 +234,8 @@ sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 		if (interval > 0)
 			continue;	/* background: still throttled */
 		announce_throttle(sws, interval);
-		sf_time_t due = now + (sf_surface_is_focused(sws->core) ?
-				       ANSWER_GRACE : CATCH_UP);
+		sf_time_t due = now + sf_release_delay_after_input(
+				sf_surface_is_focused(sws->core));
 		/* More input (a moving pointer) must not push it back. */
 		if (sws->input_release && sws->input_release <= due)
 			continue;
@@ -261,8 +250,7 @@ sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 		}
 		sws->input_release = due;
 		wl_event_source_timer_update(sws->release_timer,
-			(int)((due - now + SF_NSEC_PER_MSEC - 1) /
-			      SF_NSEC_PER_MSEC));
+					     sf_support_timer_ms(due, now));
 	}
 }
 
@@ -417,7 +405,8 @@ apply_hints(struct sf_weston_surface *sws, sf_time_t now)
 	}
 	if (p->priority_set) {
 		c->priority = p->hints.priority;
-		sws->priority_from_client = !p->priority_withdrawn;
+		sws->priority.client = c->priority;
+		sws->priority.client_set = !p->priority_withdrawn;
 		p->priority_withdrawn = false;
 		apply_priority(sws, now);
 	}
