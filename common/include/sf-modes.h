@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sf-selector.h"
+#include "sf-types.h"
 
 struct sf_core;
 

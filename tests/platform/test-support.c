@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fake-kernel.h"
+#include "sf-config.h"
 #include "sf-core.h"
 #include "sf-support.h"
 #include "sf-test.h"
