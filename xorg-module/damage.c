@@ -28,10 +28,6 @@
  * is kept apart).  Waking at SETTLE instead cost a 60 fps video one
  * more sleep and wake-up of the server per frame. */
 #define SETTLE_WAKE SF_MSEC(50)
-/* The most a blink (a caret or a cursor cell) and a tick (a clock) draw,
- * in pixels, for their requests to be learnt as such (hold.c). */
-#define MAX_BLINK_AREA (64 * 64)
-#define MAX_TICK_AREA (256 * 256)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
 
@@ -101,9 +97,8 @@ window_damage_report(DamagePtr damage, RegionPtr region, void *closure)
 	/* Who draws, and with what, is only known now, inside the
 	 * request.  Not learnt from what draws much: a blink or a tick
 	 * is small. */
-	enum sf_class cls = sf_surface_get_classification(xw->core)->cls;
-	sf_xorg_drawer_note_request(xw, cls != SF_CLASS_VIDEO &&
-					    cls != SF_CLASS_ANIMATING);
+	sf_xorg_drawer_note_request(xw, sf_hold_class_learns(
+		sf_surface_get_classification(xw->core)->cls));
 	if (!grow_box(&xw->fresh, region))
 		RegionUnion(&xw->fresh, &xw->fresh, region);
 	if (xorg_list_is_empty(&xw->fresh_link))
@@ -342,15 +337,12 @@ commit_window(struct sf_xorg_window *xw, sf_time_t now)
 	sf_surface_commit(xw->core, &commit);
 	xw->held = sf_surface_get_stats(xw->core)->held > held_before;
 	/* What drew a held frame is learnt as the client's blinks or ticks
-	 * only if it drew little: a frame that scrolled a terminal, held
-	 * too while the class is blinking, must never be taken for a blink,
-	 * or the same line printed again would wait. */
+	 * only if it drew little (sf_hold_frame_learnable). */
 	enum sf_class cls = sf_surface_get_classification(xw->core)->cls;
 	int64_t area = n_boxes ? (int64_t)(ext.x2 - ext.x1) * (ext.y2 - ext.y1) :
 				 0;
 	sf_xorg_drawer_end_frame(xw, xw->held &&
-				 area <= (cls == SF_CLASS_TICKING ?
-					  MAX_TICK_AREA : MAX_BLINK_AREA));
+				 sf_hold_frame_learnable(cls, area));
 	xw->damage_events++;
 	if (xw->held)
 		xw->held_frames++;

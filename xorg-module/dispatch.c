@@ -19,6 +19,7 @@
 #include <misc.h>
 
 #include "request.h"
+#include "sf-priority.h"
 #include "sf-xorg.h"
 #include "sf-recorder.h"
 #include "stillframe-x.h"
@@ -236,18 +237,17 @@ proc_list_windows(ClientPtr client)
 			sf_surface_get_classification(xw->core);
 		size_t len = strlen(xw->instance);
 		uint8_t flags = 0;
-		uint32_t pf = xw->hint[STILLFRAME_X_HINT_FLAGS];
+		bool essential, background;
 		/* Held is said of the window whose drawing client is held
 		 * (not always its owner). */
 		if (xw->drawer && sf_xorg_client_is_held(sx, xw->drawer))
 			flags |= STILLFRAME_X_WINDOW_HELD;
-		if (pf & STILLFRAME_X_FLAG_ESSENTIAL ||
-		    (!(pf & STILLFRAME_X_FLAG_ALL) &&
-		     xw->rule_priority == SF_PRIORITY_ESSENTIAL))
+		sf_priority_x_status(xw->hint[STILLFRAME_X_HINT_FLAGS],
+				     xw->rule_priority, &essential,
+				     &background);
+		if (essential)
 			flags |= STILLFRAME_X_WINDOW_ESSENTIAL;
-		if (pf & STILLFRAME_X_FLAG_BACKGROUND ||
-		    (!(pf & STILLFRAME_X_FLAG_ALL) &&
-		     xw->rule_priority == SF_PRIORITY_BACKGROUND))
+		if (background)
 			flags |= STILLFRAME_X_WINDOW_BACKGROUND;
 		if (xw->hinted)
 			flags |= STILLFRAME_X_WINDOW_HINTED;
@@ -331,7 +331,7 @@ proc_set_window_hint(ClientPtr client)
 		return rc;
 	struct sf_xorg_window *xw = sf_xorg_window_of_client_window(sx, win);
 	if (xw) {
-		sf_xorg_window_update_hints(xw, sf_xorg_now());
+		sf_xorg_window_update_hints(xw, sf_support_now());
 		sf_xorg_schedule_dispatch(sx);
 	}
 	return Success;
@@ -387,7 +387,7 @@ proc_set_paused(ClientPtr client)
 		sf_xorg_log(SF_LOG_INFO, "policy %s by client %d",
 			    req->paused ? "paused" : "resumed",
 			    client->index);
-		sf_core_set_paused(sx->core, req->paused, sf_xorg_now());
+		sf_core_set_paused(sx->core, req->paused, sf_support_now());
 		if (req->paused)
 			sf_xorg_release(sx, NULL, "paused");
 		sf_xorg_schedule_dispatch(sx);
@@ -438,7 +438,7 @@ proc_set_output_power(ClientPtr client)
 		    sf_output_power_name((enum sf_output_power)req->power),
 		    client->index);
 	sf_output_request_power(xo->core, (enum sf_output_power)req->power,
-				sf_xorg_now());
+				sf_support_now());
 	sf_xorg_schedule_dispatch(sx);
 	return Success;
 }
@@ -449,7 +449,7 @@ proc_list_output_power(ClientPtr client)
 	struct sf_xorg *sx = sf_xorg_instance;
 	struct sf_xorg_output *xo;
 	size_t size = 0, n = 0;
-	sf_time_t now = sf_xorg_now();
+	sf_time_t now = sf_support_now();
 
 	xorg_list_for_each_entry(xo, &sx->outputs, link) {
 		size += STILLFRAME_X_OUTPUT_POWER_INFO_SIZE +
@@ -501,7 +501,7 @@ proc_start_trace(ClientPtr client)
 	if (sf_core_get_trace(sx->core)) {
 		rep.status = STILLFRAME_X_TRACE_BUSY;
 	} else if (!sf_core_trace_start(sx->core, TRACE_CAPACITY,
-					sf_xorg_now())) {
+					sf_support_now())) {
 		rep.status = STILLFRAME_X_TRACE_NO_MEMORY;
 	} else {
 		sx->trace_owner = client;
@@ -591,7 +591,7 @@ proc_stop_trace(ClientPtr client)
 	if ((rc = owned_trace(client, &rec)) != Success)
 		return rc;
 	if (!sf_trace_recorder_has_ended(rec)) {
-		sf_trace_recorder_end(rec, sf_xorg_now());
+		sf_trace_recorder_end(rec, sf_support_now());
 		sf_xorg_log(SF_LOG_INFO, "trace recording stopped by client "
 			    "%d after %llu events (%llu dropped)",
 			    client->index,

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <xorg-server.h>
 #include <X11/Xatom.h>
@@ -28,15 +27,6 @@
 #include "stillframe-x.h"
 
 struct sf_xorg *sf_xorg_instance;
-
-sf_time_t
-sf_xorg_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (sf_time_t)ts.tv_sec * SF_NSEC_PER_SEC + ts.tv_nsec;
-}
 
 /* Decisions at verbosity 4 (Xorg -logverbose 4), the rest always. */
 void
@@ -75,7 +65,7 @@ timer_handle_expiry(OsTimerPtr timer, CARD32 time, void *data)
 	sx->timer_deadline = SF_TIME_NEVER;
 	sf_xorg_want_cycle(sx);
 	sx->dispatching = true;
-	sf_core_dispatch(sx->core, sf_xorg_now());
+	sf_core_dispatch(sx->core, sf_support_now());
 	sx->dispatching = false;
 	sf_xorg_schedule_dispatch(sx);
 	return 0;
@@ -93,12 +83,7 @@ sf_xorg_schedule_dispatch(struct sf_xorg *sx)
 		TimerCancel(sx->timer);
 		return;
 	}
-	sf_time_t wait = deadline - sf_xorg_now();
-	/* Round up: firing early would find nothing due and spin. */
-	int64_t ms = wait <= 0 ? 1 : (wait + SF_NSEC_PER_MSEC - 1) /
-					     SF_NSEC_PER_MSEC;
-	if (ms > 0x7fffffff)
-		ms = 0x7fffffff;
+	int32_t ms = sf_support_timer_ms(deadline, sf_support_now());
 	sx->timer = TimerSet(sx->timer, 0, (CARD32)ms, timer_handle_expiry, sx);
 }
 
@@ -159,7 +144,7 @@ event_time_check(struct sf_xorg *sx)
 		return;
 	sx->seen_event_ms = last;
 	sf_xorg_want_cycle(sx);
-	sf_core_notify_keep_awake(sx->core, sf_xorg_now());
+	sf_core_notify_keep_awake(sx->core, sf_support_now());
 	sf_xorg_schedule_dispatch(sx);
 }
 
@@ -213,7 +198,7 @@ block_handler(void *data, void *timeout)
 
 	if (sx->ending)
 		return;
-	sf_time_t now = sf_xorg_now();
+	sf_time_t now = sf_support_now();
 	if (!sx->outputs_scanned) {
 		/* The server's start moved the event time (its devices came
 		 * up): no client asked for anything. */
@@ -350,7 +335,7 @@ device_event_handle(CallbackListPtr *list, void *data, void *call_data)
 	/* Held clients go now, in this dispatch, whatever the core's gate
 	 * holds: the screen is current before the next frame. */
 	sf_xorg_release(sx, NULL, "input");
-	sf_core_notify_input(sx->core, kind, sf_xorg_now());
+	sf_core_notify_input(sx->core, kind, sf_support_now());
 	sf_xorg_schedule_dispatch(sx);
 }
 
@@ -427,7 +412,6 @@ sf_xorg_extension_init(void)
 
 	if (!sx)
 		goto fail;
-	sx->config = *sf_xorg_module_config();
 	xorg_list_init(&sx->outputs);
 	xorg_list_init(&sx->windows);
 	xorg_list_init(&sx->fresh_windows);
@@ -439,13 +423,16 @@ sf_xorg_extension_init(void)
 	sx->timer_deadline = SF_TIME_NEVER;
 	sx->seen_event_ms = LastEventTime(XIAllDevices).milliseconds;
 	struct sf_platform_options platform_options;
-	sf_platform_options_from_config(&platform_options, &sx->config);
+	sf_platform_options_from_config(&platform_options,
+					sf_xorg_module_config());
 	platform_options.log = platform_handle_log;
 	sx->platform = sf_platform_create(&platform_options);
 	if (!sx->platform)
 		goto fail;
-	sx->core = sf_core_create(&sx->config, &sf_xorg_core_interface, sx,
-				  sf_xorg_now());
+	/* The core keeps its own copy: every option is read through it
+	 * from here on. */
+	sx->core = sf_core_create(sf_xorg_module_config(),
+				  &sf_xorg_core_interface, sx, sf_support_now());
 	if (!sx->core)
 		goto fail;
 	sx->hint_atom = MakeAtom(STILLFRAME_X_HINT_PROPERTY,

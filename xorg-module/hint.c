@@ -14,6 +14,7 @@
 #include <X11/Xproto.h>
 #include <propertyst.h>
 
+#include "sf-priority.h"
 #include "sf-xorg.h"
 #include "request.h"
 #include "stillframe-x.h"
@@ -51,15 +52,12 @@ read_wm_class(struct sf_xorg_window *xw)
 		snprintf(label, sizeof(label), "window 0x%lx",
 			 (unsigned long)xw->client_window->drawable.id);
 	sf_surface_set_label(xw->core, label);
-	xw->rule_priority = sf_config_app_priority(&xw->sx->config, instance,
-						   cls);
-	if (xw->rule_priority != SF_PRIORITY_NORMAL)
+	xw->rule_priority = sf_priority_for_app(xw->sx->core, instance, cls);
+	const char *rule = sf_priority_rule_option(xw->rule_priority, true);
+	if (rule)
 		sf_xorg_log(SF_LOG_DEBUG, "window 0x%lx (%s): %s by %s",
 			    (unsigned long)xw->client_window->drawable.id, label,
-			    xw->rule_priority == SF_PRIORITY_ESSENTIAL ?
-				    "essential" : "background",
-			    xw->rule_priority == SF_PRIORITY_ESSENTIAL ?
-				    "EssentialApps" : "BackgroundApps");
+			    sf_priority_name(xw->rule_priority), rule);
 }
 
 static bool
@@ -129,12 +127,10 @@ sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now)
 		memcpy(xw->hint, hint, sizeof(hint));
 		xw->hinted = present;
 	}
-	uint32_t flags = hint[STILLFRAME_X_HINT_FLAGS];
-	enum sf_priority priority =
-		flags & STILLFRAME_X_FLAG_ESSENTIAL ? SF_PRIORITY_ESSENTIAL :
-		flags & STILLFRAME_X_FLAG_BACKGROUND ? SF_PRIORITY_BACKGROUND :
-		xw->rule_priority;
-	sf_surface_set_priority(xw->core, priority, now);
+	struct sf_priority_source priority;
+	sf_priority_from_x_flags(hint[STILLFRAME_X_HINT_FLAGS], &priority);
+	priority.rule = xw->rule_priority;
+	sf_surface_set_priority(xw->core, sf_priority_resolve(&priority), now);
 
 	uint32_t vrr = 0;
 	read_cardinals(xw->client_window, sx->vrr_atom, &vrr, 1, &got);
@@ -170,9 +166,9 @@ property_changed(ClientPtr client, XID window, Atom property)
 	if (!xw)
 		return;
 	if (property == sx->wm_state_atom)
-		sf_xorg_window_resolve_client(xw, NULL, sf_xorg_now());
+		sf_xorg_window_resolve_client(xw, NULL, sf_support_now());
 	else if (win == xw->client_window)
-		sf_xorg_window_update_hints(xw, sf_xorg_now());
+		sf_xorg_window_update_hints(xw, sf_support_now());
 	sf_xorg_want_cycle(sx);
 	sf_xorg_schedule_dispatch(sx);
 }

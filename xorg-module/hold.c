@@ -319,7 +319,7 @@ release_where(struct sf_xorg *sx, struct sf_xorg_output *xo,
 		sx->releases++;
 		sf_xorg_log(SF_LOG_DEBUG, "client %d released after %.3f s (%s)",
 			    hold->client->index,
-			    (double)(sf_xorg_now() - hold->since) /
+			    (double)(sf_support_now() - hold->since) /
 				    SF_NSEC_PER_SEC, why);
 		free(hold);
 	}
@@ -361,7 +361,7 @@ held_caret_phase(struct sf_xorg *sx, struct sf_xorg_output *xo)
 void
 sf_xorg_release_at_deadline(struct sf_xorg *sx, struct sf_xorg_output *xo)
 {
-	sf_time_t now = sf_xorg_now();
+	sf_time_t now = sf_support_now();
 	bool waited = xo->deadline_waits;
 
 	if (!waited)

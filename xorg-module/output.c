@@ -30,6 +30,8 @@
 #include <X11/Xatom.h>
 #include <X11/extensions/dpmsconst.h>
 
+#include "sf-modes.h"
+#include "sf-output-policy.h"
 #include "sf-xorg.h"
 
 /* Each screen's RandR CRTC-set hook as it was before ours; NULL while
@@ -72,7 +74,8 @@ synthesize_low_mode(struct sf_xorg_output *xo, const xRRModeInfo *native,
 	uint32_t native_mhz = sf_xorg_mode_refresh_mhz(native);
 	char name[32];
 
-	if (!native_mhz || refresh_mhz >= native_mhz)
+	/* Below the native rate: sf_modes_low_copy said so. */
+	if (!native_mhz)
 		return NULL;
 	xRRModeInfo info = *native;
 	info.dotClock = (CARD32)((uint64_t)native->dotClock * refresh_mhz /
@@ -91,73 +94,95 @@ synthesize_low_mode(struct sf_xorg_output *xo, const xRRModeInfo *native,
 	return mode;
 }
 
+/* Copies a RandR mode by value: RandR may replace its mode objects when
+ * it probes again. */
 static void
-add_mode(struct sf_xorg_output *xo, struct sf_mode *out, RRModePtr mode)
+keep_mode(struct sf_xorg_output *xo, size_t i, RRModePtr mode)
 {
-	size_t i = xo->n_modes++;
-
 	xo->modes[i] = mode->mode;
 	snprintf(xo->mode_names[i], sizeof(xo->mode_names[i]), "%.*s",
 		 (int)mode->mode.nameLength, mode->name);
-	out[i] = (struct sf_mode){
-		.width = mode->mode.width,
-		.height = mode->mode.height,
-		.refresh_mhz = sf_xorg_mode_refresh_mhz(&mode->mode),
-		/* Same resolution, same output: a dot-clock change, which a
-		 * panel takes without a visible modeset as far as X can
-		 * tell. */
-		.seamless = true,
-	};
 }
 
+/*
+ * The output's modes, as RandR reports them, the user's first (the one
+ * put back, and the native one), RandR's duplicates once, and the
+ * low-refresh copy when the core's options ask for one; the core's mode
+ * list is built from them (sf-modes.h decides which go in, and which
+ * are seamless).  Only a mode of the screen's size can be set: the
+ * module never resizes the screen, so no window moves.
+ */
 static bool
 build_modes(struct sf_xorg_output *xo, struct sf_mode **out)
 {
 	RROutputPtr o = xo->rr_output;
 	RRModePtr current = xo->rr_crtc->mode;
 	size_t max = (size_t)o->numModes + (size_t)o->numUserModes + 2;
+	RRModePtr *found = calloc(max, sizeof(*found));
+	struct sf_mode_report *reports = calloc(max, sizeof(*reports));
+	size_t *map = calloc(max, sizeof(*map));
+	size_t n = 0, user_mode = 0;
+	bool ok = false;
 
 	xo->modes = calloc(max, sizeof(*xo->modes));
 	xo->mode_names = calloc(max, sizeof(*xo->mode_names));
 	*out = calloc(max, sizeof(**out));
-	if (!xo->modes || !xo->mode_names || !*out)
-		return false;
-	xo->n_modes = 0;
-	add_mode(xo, *out, current);
-	(*out)[0].preferred = true;	/* the user's mode is the native one */
-	xo->user_mode = 0;
-	if (!xo->manage_refresh)
-		return true;
+	if (!found || !reports || !map || !xo->modes || !xo->mode_names ||
+	    !*out)
+		goto done;
+	found[n++] = current;
 	for (int i = 0; i < o->numModes + o->numUserModes; i++) {
 		RRModePtr m = i < o->numModes ? o->modes[i]
 					      : o->userModes[i - o->numModes];
-		if (m == current || m->mode.width != current->mode.width ||
-		    m->mode.height != current->mode.height)
-			continue;
 		bool dup = false;
-		for (size_t k = 0; k < xo->n_modes; k++)
-			dup |= same_timings(&xo->modes[k], &m->mode);
+		for (size_t k = 0; k < n; k++)
+			dup |= same_timings(&found[k]->mode, &m->mode);
 		if (!dup)
-			add_mode(xo, *out, m);
+			found[n++] = m;
 	}
-	const struct sf_config *cfg = &xo->sx->config;
-	if (cfg->synthesize_low_refresh) {
-		RRModePtr made = synthesize_low_mode(
-			xo, &current->mode,
-			(uint32_t)cfg->idle_min_refresh_hz * 1000);
-		if (made) {
-			/* Any earlier one was dropped, or is the user's
-			 * mode now (then none is made below it). */
-			xo->synthesized = made;
-			add_mode(xo, *out, made);
-		} else
-			sf_xorg_log(SF_LOG_INFO, "output %s: no low-refresh "
-				    "copy of %s made (already at or below "
-				    "%lld Hz, or RandR refused it)",
-				    o->name, xo->mode_names[0],
-				    (long long)cfg->idle_min_refresh_hz);
+	/* Made once the output's own modes are listed: RandR adds it to
+	 * them. */
+	uint32_t low_mhz;
+	RRModePtr made = NULL;
+	if (sf_modes_low_copy(xo->sx->core, xo->manage_refresh,
+			      sf_xorg_mode_refresh_mhz(&current->mode),
+			      &low_mhz))
+		made = synthesize_low_mode(xo, &current->mode, low_mhz);
+	if (made) {
+		/* Any earlier one was dropped, or is the user's mode now
+		 * (then none is made below it). */
+		xo->synthesized = made;
+		found[n++] = made;
+	} else if (low_mhz) {
+		sf_xorg_log(SF_LOG_INFO, "output %s: no low-refresh copy of "
+			    "%.*s made (already at or below %u Hz, or RandR "
+			    "refused it)", o->name,
+			    (int)min(current->mode.nameLength, 31),
+			    current->name,
+			    low_mhz / 1000);
 	}
-	return true;
+	for (size_t i = 0; i < n; i++) {
+		const xRRModeInfo *m = &found[i]->mode;
+		reports[i] = (struct sf_mode_report){
+			.width = m->width,
+			.height = m->height,
+			.refresh_mhz = sf_xorg_mode_refresh_mhz(m),
+			.preferred = i == 0,
+			.settable = m->width == current->mode.width &&
+				    m->height == current->mode.height,
+		};
+	}
+	xo->n_modes = sf_modes_build(reports, n, 0, xo->manage_refresh, *out,
+				     map, &user_mode);
+	for (size_t i = 0; i < xo->n_modes; i++)
+		keep_mode(xo, i, found[map[i]]);
+	xo->user_mode = user_mode;
+	ok = true;
+done:
+	free(found);
+	free(reports);
+	free(map);
+	return ok;
 }
 
 /* Our low-refresh copy goes from the output's modes, unless a CRTC
@@ -240,12 +265,14 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	xo->rr_crtc = o->crtc;
 	enum sf_output_kind kind = output_kind(o);
 	bool internal = kind == SF_OUTPUT_KIND_INTERNAL;
-	xo->manage_refresh = sf_config_output_selected(&sx->config, o->name,
-						       internal);
+	/* RandR sets any mode of the screen's size. */
+	xo->manage_refresh = sf_output_policy_managed(sx->core, o->name,
+						      internal, true, NULL);
 	if (!build_modes(xo, &modes))
 		goto oom;
-	xo->core = sf_output_create(sx->core, o->name, modes, xo->n_modes, 0,
-				    sf_xorg_now());
+	xo->core = sf_output_create(sx->core, o->name, modes, xo->n_modes,
+				    xo->user_mode,
+				    sf_support_now());
 	free(modes);
 	modes = NULL;
 	if (!xo->core)
@@ -253,9 +280,7 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	sf_output_set_user_data(xo->core, xo);
 	xo->last_refresh_mhz = sf_xorg_mode_refresh_mhz(&xo->modes[0]);
 	xorg_list_append(&xo->link, &sx->outputs);
-	/* A driven output keeps the panel lit until it dims itself. */
-	if (xo->manage_refresh)
-		sf_platform_set_output_backlight(sx->platform, o->name, 100);
+	sf_support_output_added(sx->platform, o->name, xo->manage_refresh);
 	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d, %s): %zu mode%s at "
 		    "%ux%u%s", o->name, screen->myNum,
 		    sf_output_kind_name(kind), xo->n_modes,
@@ -265,11 +290,11 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 		    internal ? "" : " (not internal: refresh left alone; "
 				    "see Option \"Outputs\")");
 	/* Tied up: the power policy may act on it now. */
-	sf_output_set_kind(xo->core, kind, sf_xorg_now());
+	sf_output_set_kind(xo->core, kind, sf_support_now());
 	struct sf_xorg_connector *c = connector_get(sx, o);
 	if (c && c->plugged) {
 		c->plugged = false;
-		sf_output_notify_hotplug(xo->core, sf_xorg_now());
+		sf_output_notify_hotplug(xo->core, sf_support_now());
 	}
 	return;
 oom:
@@ -316,8 +341,8 @@ output_follow_mode(struct sf_xorg_output *xo)
 		    (int)crtc->mode->mode.nameLength, crtc->mode->name);
 	drop_synthesized(xo);
 	bool ok = build_modes(xo, &modes) &&
-		  sf_output_set_modes(xo->core, modes, xo->n_modes, 0,
-				      sf_xorg_now());
+		  sf_output_set_modes(xo->core, modes, xo->n_modes,
+				      xo->user_mode, sf_support_now());
 	free(modes);
 	if (!ok) {
 		sf_xorg_log(SF_LOG_ERROR, "output %s: out of memory for its "
@@ -335,7 +360,6 @@ output_follow_mode(struct sf_xorg_output *xo)
 	}
 	free(old_modes);
 	free(old_names);
-	xo->user_mode = 0;
 	sx->randr_seen_valid = false;
 	/* Its size may have changed, and the core wants to choose again
 	 * (at once: sf_core_next_deadline says so). */
@@ -609,7 +633,7 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 				sx->randr_seen_valid = false;
 				sf_output_request_power(xo->core,
 							SF_OUTPUT_POWER_ON,
-							sf_xorg_now());
+							sf_support_now());
 				layout_changed = true;
 			} else if (xo && !xo->powered_off &&
 				   (!lit || o->crtc != xo->rr_crtc)) {
@@ -635,7 +659,7 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 			} else if (xo && c && c->plugged) {
 				c->plugged = false;
 				sf_output_notify_hotplug(xo->core,
-							 sf_xorg_now());
+							 sf_support_now());
 			}
 		}
 	}
@@ -838,12 +862,9 @@ static bool
 core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 {
 	struct sf_xorg *sx = data;
-	struct sf_xorg_output *xo = from_core(o);
 
-	if (!xo->manage_refresh)
-		return percent >= 100;
-	return sf_platform_set_output_backlight(sx->platform,
-						sf_output_get_name(o), percent);
+	return sf_support_set_backlight(sx->platform, o,
+					from_core(o)->manage_refresh, percent);
 }
 
 static bool
@@ -851,7 +872,7 @@ core_set_reclock(void *data, enum sf_reclock_level level)
 {
 	struct sf_xorg *sx = data;
 
-	return sf_platform_set_reclock(sx->platform, level);
+	return sf_support_set_reclock(sx->platform, level);
 }
 
 static void

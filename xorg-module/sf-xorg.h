@@ -33,6 +33,7 @@
 
 #include "sf-core.h"
 #include "sf-platform.h"
+#include "sf-support.h"
 #include "sf-tiles.h"
 #include "sf-hold.h"
 
@@ -110,8 +111,7 @@ struct sf_xorg {
 	sf_time_t damage_due;		/* the server wakes up for it then */
 	sf_time_t randr_polled;		/* when the last poll ran */
 
-	struct sf_config config;
-	struct sf_core *core;
+	struct sf_core *core;		/* with the options (sf_core_get_config) */
 	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
 	struct xorg_list outputs;	/* sf_xorg_output.link */
 	struct xorg_list windows;	/* sf_xorg_window.link */
@@ -155,7 +155,9 @@ extern struct sf_xorg *sf_xorg_instance;
 
 /* --- module.c --- */
 
-/* The options read by Setup, or the defaults. */
+/* The options read by Setup, or the defaults: the generation's core and
+ * platform are made from them; everything else reads the options
+ * through the core (sf_core_get_config and the policy of common/). */
 const struct sf_config *
 sf_xorg_module_config(void);
 
@@ -170,9 +172,6 @@ sf_xorg_extension_init(void);
  * modes go back and every held client goes (window.c's CloseScreen). */
 void
 sf_xorg_screen_closed(ScreenPtr screen);
-
-sf_time_t
-sf_xorg_now(void);
 
 void
 sf_xorg_log(enum sf_log_level level, const char *fmt, ...)

@@ -220,7 +220,7 @@ static void
 window_track(struct sf_xorg *sx, WindowPtr win)
 {
 	ClientPtr owner = clients[CLIENT_ID(win->drawable.id)];
-	sf_time_t now = sf_xorg_now();
+	sf_time_t now = sf_support_now();
 
 	if (!owner || owner == serverClient || sf_xorg_window_find(sx, win))
 		return;
@@ -275,7 +275,7 @@ void
 sf_xorg_window_place_all(struct sf_xorg *sx)
 {
 	struct sf_xorg_window *xw;
-	sf_time_t now = sf_xorg_now();
+	sf_time_t now = sf_support_now();
 
 	sx->layout_serial++;
 	xorg_list_for_each_entry(xw, &sx->windows, link)
@@ -293,7 +293,7 @@ sf_xorg_window_forget_output(struct sf_xorg *sx, struct sf_xorg_output *xo)
 			continue;
 		xw->output = NULL;
 		xw->visible_fraction = 0;
-		sf_surface_set_output(xw->core, NULL, 0, sf_xorg_now());
+		sf_surface_set_output(xw->core, NULL, 0, sf_support_now());
 	}
 }
 
@@ -358,7 +358,7 @@ screen_handle_realize(WindowPtr win)
 		struct sf_xorg_window *xw =
 			top ? sf_xorg_window_find(sf_xorg_instance, top) : NULL;
 		if (xw)
-			sf_xorg_window_resolve_client(xw, NULL, sf_xorg_now());
+			sf_xorg_window_resolve_client(xw, NULL, sf_support_now());
 	}
 	return ret;
 }
@@ -379,7 +379,7 @@ forget_window(WindowPtr win)
 	 * to its own client until another one is managed in it. */
 	xw = sx ? sf_xorg_window_of_client_window(sx, win) : NULL;
 	if (xw)
-		sf_xorg_window_resolve_client(xw, win, sf_xorg_now());
+		sf_xorg_window_resolve_client(xw, win, sf_support_now());
 }
 
 static Bool
