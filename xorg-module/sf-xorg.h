@@ -298,8 +298,27 @@ struct sf_xorg_output *
 sf_xorg_output_at(struct sf_xorg *sx, ScreenPtr screen, const BoxRec *box,
 		  double *fraction);
 
+
+/* --- output-modes.c --- */
+
 uint32_t
 sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode);
+
+bool
+sf_xorg_mode_same_timings(const xRRModeInfo *a, const xRRModeInfo *b);
+
+/* Fills the output's modes (xo->modes, xo->mode_names, xo->n_modes,
+ * xo->user_mode) from RandR at the CRTC's current resolution, making the
+ * low-refresh copy if the options ask for one, and *out with the core's
+ * mode list (the caller frees it, and xo's arrays on failure); false
+ * without memory. */
+bool
+sf_xorg_output_build_modes(struct sf_xorg_output *xo, struct sf_mode **out);
+
+/* Our low-refresh copy goes from the output's modes, unless a CRTC
+ * shows it (the user chose it): then RandR keeps it and so do we. */
+void
+sf_xorg_output_drop_synthesized(struct sf_xorg_output *xo);
 
 /* --- window.c --- */
 
