@@ -220,6 +220,19 @@ sf_hold_deadline_waits(enum sf_blink_phase waiting, sf_time_t due,
 	       now < due + SF_HOLD_DEADLINE_CARET_GRACE;
 }
 
+bool
+sf_hold_class_learns(enum sf_class cls)
+{
+	return cls != SF_CLASS_VIDEO && cls != SF_CLASS_ANIMATING;
+}
+
+bool
+sf_hold_frame_learnable(enum sf_class cls, int64_t area)
+{
+	return area <= (cls == SF_CLASS_TICKING ? SF_HOLD_LEARN_TICK_AREA :
+						  SF_HOLD_LEARN_BLINK_AREA);
+}
+
 void
 sf_hold_vocab_learn_stream(struct sf_hold_vocab *vocab, const uint8_t *data,
 			   size_t len, bool swapped)

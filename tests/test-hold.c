@@ -383,4 +383,27 @@ SF_TEST(random_bytes_are_judged_within_their_length)
 	}
 }
 
+/* What the Xorg module learns from: small frames of a blinker or ticker,
+ * never a video's or an animation's, nor a scroll held while blinking. */
+SF_TEST(only_small_frames_of_small_drawers_are_learnt)
+{
+	sf_assert(sf_hold_class_learns(SF_CLASS_BLINKING));
+	sf_assert(sf_hold_class_learns(SF_CLASS_TICKING));
+	sf_assert(sf_hold_class_learns(SF_CLASS_STATIC));
+	sf_assert(sf_hold_class_learns(SF_CLASS_INTERACTIVE));
+	sf_assert(!sf_hold_class_learns(SF_CLASS_VIDEO));
+	sf_assert(!sf_hold_class_learns(SF_CLASS_ANIMATING));
+
+	/* A caret cell and a clock's face. */
+	sf_assert(sf_hold_frame_learnable(SF_CLASS_BLINKING, 10 * 20));
+	sf_assert(sf_hold_frame_learnable(SF_CLASS_BLINKING, 64 * 64));
+	sf_assert(sf_hold_frame_learnable(SF_CLASS_TICKING, 164 * 164));
+	sf_assert(sf_hold_frame_learnable(SF_CLASS_TICKING, 256 * 256));
+	sf_assert(sf_hold_frame_learnable(SF_CLASS_BLINKING, 0));
+	/* A terminal's scroll while it blinks; a clock window resized. */
+	sf_assert(!sf_hold_frame_learnable(SF_CLASS_BLINKING, 64 * 64 + 1));
+	sf_assert(!sf_hold_frame_learnable(SF_CLASS_BLINKING, 164 * 164));
+	sf_assert(!sf_hold_frame_learnable(SF_CLASS_TICKING, 256 * 256 + 1));
+}
+
 SF_TEST_MAIN()

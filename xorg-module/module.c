@@ -17,9 +17,6 @@
 #include "sf-xorg.h"
 #include "stillframe-x.h"
 
-void
-sf_xorg_extension_init(void);
-
 static struct sf_config module_config;
 static bool module_config_read;
 

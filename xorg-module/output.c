@@ -30,6 +30,7 @@
 #include <X11/Xatom.h>
 #include <X11/extensions/dpmsconst.h>
 
+#include "sf-output-policy.h"
 #include "sf-xorg.h"
 
 /* Each screen's RandR CRTC-set hook as it was before ours; NULL while
@@ -38,139 +39,6 @@ static RRCrtcSetProcPtr crtc_set_wrapped[MAXSCREENS];
 /* Inside one of stillframe's own RRCrtcSet calls: not someone else's. */
 static bool setting_crtc;
 
-uint32_t
-sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode)
-{
-	uint64_t dots = (uint64_t)mode->hTotal * mode->vTotal;
-
-	if (!dots)
-		return 0;
-	if (mode->modeFlags & RR_DoubleScan)
-		dots *= 2;
-	if (mode->modeFlags & RR_Interlace)
-		dots /= 2;
-	return (uint32_t)(((uint64_t)mode->dotClock * 1000 + dots / 2) / dots);
-}
-
-static bool
-same_timings(const xRRModeInfo *a, const xRRModeInfo *b)
-{
-	return a->width == b->width && a->height == b->height &&
-	       a->dotClock == b->dotClock && a->hSyncStart == b->hSyncStart &&
-	       a->hSyncEnd == b->hSyncEnd && a->hTotal == b->hTotal &&
-	       a->hSkew == b->hSkew && a->vSyncStart == b->vSyncStart &&
-	       a->vSyncEnd == b->vSyncEnd && a->vTotal == b->vTotal &&
-	       a->modeFlags == b->modeFlags;
-}
-
-/* The LVDS-downclock technique: the same timings at a lower dot clock,
- * so the panel refreshes less often without a new resolution. */
-static RRModePtr
-synthesize_low_mode(struct sf_xorg_output *xo, const xRRModeInfo *native,
-		    uint32_t refresh_mhz)
-{
-	uint32_t native_mhz = sf_xorg_mode_refresh_mhz(native);
-	char name[32];
-
-	if (!native_mhz || refresh_mhz >= native_mhz)
-		return NULL;
-	xRRModeInfo info = *native;
-	info.dotClock = (CARD32)((uint64_t)native->dotClock * refresh_mhz /
-				 native_mhz);
-	info.id = 0;
-	snprintf(name, sizeof(name), "%ux%u_sf%u", native->width,
-		 native->height, refresh_mhz / 1000);
-	info.nameLength = (CARD16)strlen(name);
-	RRModePtr mode = RRModeGet(&info, name);
-	if (!mode)
-		return NULL;
-	if (RROutputAddUserMode(xo->rr_output, mode) != Success) {
-		RRModeDestroy(mode);
-		return NULL;
-	}
-	return mode;
-}
-
-static void
-add_mode(struct sf_xorg_output *xo, struct sf_mode *out, RRModePtr mode)
-{
-	size_t i = xo->n_modes++;
-
-	xo->modes[i] = mode->mode;
-	snprintf(xo->mode_names[i], sizeof(xo->mode_names[i]), "%.*s",
-		 (int)mode->mode.nameLength, mode->name);
-	out[i] = (struct sf_mode){
-		.width = mode->mode.width,
-		.height = mode->mode.height,
-		.refresh_mhz = sf_xorg_mode_refresh_mhz(&mode->mode),
-		/* Same resolution, same output: a dot-clock change, which a
-		 * panel takes without a visible modeset as far as X can
-		 * tell. */
-		.seamless = true,
-	};
-}
-
-static bool
-build_modes(struct sf_xorg_output *xo, struct sf_mode **out)
-{
-	RROutputPtr o = xo->rr_output;
-	RRModePtr current = xo->rr_crtc->mode;
-	size_t max = (size_t)o->numModes + (size_t)o->numUserModes + 2;
-
-	xo->modes = calloc(max, sizeof(*xo->modes));
-	xo->mode_names = calloc(max, sizeof(*xo->mode_names));
-	*out = calloc(max, sizeof(**out));
-	if (!xo->modes || !xo->mode_names || !*out)
-		return false;
-	xo->n_modes = 0;
-	add_mode(xo, *out, current);
-	(*out)[0].preferred = true;	/* the user's mode is the native one */
-	xo->user_mode = 0;
-	if (!xo->manage_refresh)
-		return true;
-	for (int i = 0; i < o->numModes + o->numUserModes; i++) {
-		RRModePtr m = i < o->numModes ? o->modes[i]
-					      : o->userModes[i - o->numModes];
-		if (m == current || m->mode.width != current->mode.width ||
-		    m->mode.height != current->mode.height)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < xo->n_modes; k++)
-			dup |= same_timings(&xo->modes[k], &m->mode);
-		if (!dup)
-			add_mode(xo, *out, m);
-	}
-	const struct sf_config *cfg = &xo->sx->config;
-	if (cfg->synthesize_low_refresh) {
-		RRModePtr made = synthesize_low_mode(
-			xo, &current->mode,
-			(uint32_t)cfg->idle_min_refresh_hz * 1000);
-		if (made) {
-			/* Any earlier one was dropped, or is the user's
-			 * mode now (then none is made below it). */
-			xo->synthesized = made;
-			add_mode(xo, *out, made);
-		} else
-			sf_xorg_log(SF_LOG_INFO, "output %s: no low-refresh "
-				    "copy of %s made (already at or below "
-				    "%lld Hz, or RandR refused it)",
-				    o->name, xo->mode_names[0],
-				    (long long)cfg->idle_min_refresh_hz);
-	}
-	return true;
-}
-
-/* Our low-refresh copy goes from the output's modes, unless a CRTC
- * shows it (the user chose it): then RandR keeps it and so do we. */
-static void
-drop_synthesized(struct sf_xorg_output *xo)
-{
-	if (!xo->synthesized ||
-	    RROutputDeleteUserMode(xo->rr_output, xo->synthesized) != Success)
-		return;
-	RRModeDestroy(xo->synthesized);
-	xo->synthesized = NULL;
-}
 
 static struct sf_xorg_connector *
 connector_get(struct sf_xorg *sx, RROutputPtr o)
@@ -240,12 +108,14 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	xo->rr_crtc = o->crtc;
 	enum sf_output_kind kind = output_kind(o);
 	bool internal = kind == SF_OUTPUT_KIND_INTERNAL;
-	xo->manage_refresh = sf_config_output_selected(&sx->config, o->name,
-						       internal);
-	if (!build_modes(xo, &modes))
+	/* RandR sets any mode of the screen's size. */
+	xo->manage_refresh = sf_output_policy_managed(sx->core, o->name,
+						      internal, true, NULL);
+	if (!sf_xorg_output_build_modes(xo, &modes))
 		goto oom;
-	xo->core = sf_output_create(sx->core, o->name, modes, xo->n_modes, 0,
-				    sf_xorg_now());
+	xo->core = sf_output_create(sx->core, o->name, modes, xo->n_modes,
+				    xo->user_mode,
+				    sf_support_now());
 	free(modes);
 	modes = NULL;
 	if (!xo->core)
@@ -253,9 +123,7 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 	sf_output_set_user_data(xo->core, xo);
 	xo->last_refresh_mhz = sf_xorg_mode_refresh_mhz(&xo->modes[0]);
 	xorg_list_append(&xo->link, &sx->outputs);
-	/* A driven output keeps the panel lit until it dims itself. */
-	if (xo->manage_refresh)
-		sf_platform_set_output_backlight(sx->platform, o->name, 100);
+	sf_support_output_added(sx->platform, o->name, xo->manage_refresh);
 	sf_xorg_log(SF_LOG_INFO, "output %s (screen %d, %s): %zu mode%s at "
 		    "%ux%u%s", o->name, screen->myNum,
 		    sf_output_kind_name(kind), xo->n_modes,
@@ -265,11 +133,11 @@ output_add(struct sf_xorg *sx, ScreenPtr screen, RROutputPtr o)
 		    internal ? "" : " (not internal: refresh left alone; "
 				    "see Option \"Outputs\")");
 	/* Tied up: the power policy may act on it now. */
-	sf_output_set_kind(xo->core, kind, sf_xorg_now());
+	sf_output_set_kind(xo->core, kind, sf_support_now());
 	struct sf_xorg_connector *c = connector_get(sx, o);
 	if (c && c->plugged) {
 		c->plugged = false;
-		sf_output_notify_hotplug(xo->core, sf_xorg_now());
+		sf_output_notify_hotplug(xo->core, sf_support_now());
 	}
 	return;
 oom:
@@ -304,7 +172,7 @@ output_follow_mode(struct sf_xorg_output *xo)
 	    xo->rr_output->crtc != crtc)
 		return true;
 	if (current < xo->n_modes &&
-	    same_timings(&crtc->mode->mode, &xo->modes[current]))
+	    sf_xorg_mode_same_timings(&crtc->mode->mode, &xo->modes[current]))
 		return true;
 	xRRModeInfo *old_modes = xo->modes;
 	char (*old_names)[32] = xo->mode_names;
@@ -314,10 +182,10 @@ output_follow_mode(struct sf_xorg_output *xo)
 	sf_xorg_log(SF_LOG_INFO, "output %s: %.*s set by someone else; "
 		    "stillframe follows it", xo->rr_output->name,
 		    (int)crtc->mode->mode.nameLength, crtc->mode->name);
-	drop_synthesized(xo);
-	bool ok = build_modes(xo, &modes) &&
-		  sf_output_set_modes(xo->core, modes, xo->n_modes, 0,
-				      sf_xorg_now());
+	sf_xorg_output_drop_synthesized(xo);
+	bool ok = sf_xorg_output_build_modes(xo, &modes) &&
+		  sf_output_set_modes(xo->core, modes, xo->n_modes,
+				      xo->user_mode, sf_support_now());
 	free(modes);
 	if (!ok) {
 		sf_xorg_log(SF_LOG_ERROR, "output %s: out of memory for its "
@@ -328,14 +196,13 @@ output_follow_mode(struct sf_xorg_output *xo)
 		xo->modes = old_modes;
 		xo->mode_names = old_names;
 		xo->n_modes = old_n;
-		drop_synthesized(xo);
+		sf_xorg_output_drop_synthesized(xo);
 		xo->dying = true;	/* nothing of the old to put back */
 		output_destroy(xo);
 		return false;
 	}
 	free(old_modes);
 	free(old_names);
-	xo->user_mode = 0;
 	sx->randr_seen_valid = false;
 	/* Its size may have changed, and the core wants to choose again
 	 * (at once: sf_core_next_deadline says so). */
@@ -438,7 +305,7 @@ output_destroy(struct sf_xorg_output *xo)
 	sf_output_destroy(xo->core);
 	sf_platform_forget_output(xo->sx->platform, name);
 	if (!xo->dying)
-		drop_synthesized(xo);
+		sf_xorg_output_drop_synthesized(xo);
 	xorg_list_del(&xo->link);
 	free(xo->modes);
 	free(xo->mode_names);
@@ -609,7 +476,7 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 				sx->randr_seen_valid = false;
 				sf_output_request_power(xo->core,
 							SF_OUTPUT_POWER_ON,
-							sf_xorg_now());
+							sf_support_now());
 				layout_changed = true;
 			} else if (xo && !xo->powered_off &&
 				   (!lit || o->crtc != xo->rr_crtc)) {
@@ -635,7 +502,7 @@ sf_xorg_output_poll(struct sf_xorg *sx, sf_time_t now)
 			} else if (xo && c && c->plugged) {
 				c->plugged = false;
 				sf_output_notify_hotplug(xo->core,
-							 sf_xorg_now());
+							 sf_support_now());
 			}
 		}
 	}
@@ -694,7 +561,7 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 	 * will let the output go: a mode now would light it again. */
 	if (!crtc->mode || xo->rr_output->crtc != crtc)
 		return true;
-	if (same_timings(&crtc->mode->mode, &xo->modes[index]))
+	if (sf_xorg_mode_same_timings(&crtc->mode->mode, &xo->modes[index]))
 		return true;
 	/* The mode by value: RRModeGet finds RandR's own object for it
 	 * (or makes one) and takes a reference we drop after the set. */
@@ -838,12 +705,9 @@ static bool
 core_set_backlight(void *data, struct sf_output *o, int32_t percent)
 {
 	struct sf_xorg *sx = data;
-	struct sf_xorg_output *xo = from_core(o);
 
-	if (!xo->manage_refresh)
-		return percent >= 100;
-	return sf_platform_set_output_backlight(sx->platform,
-						sf_output_get_name(o), percent);
+	return sf_support_set_backlight(sx->platform, o,
+					from_core(o)->manage_refresh, percent);
 }
 
 static bool
@@ -851,7 +715,7 @@ core_set_reclock(void *data, enum sf_reclock_level level)
 {
 	struct sf_xorg *sx = data;
 
-	return sf_platform_set_reclock(sx->platform, level);
+	return sf_support_set_reclock(sx->platform, level);
 }
 
 static void

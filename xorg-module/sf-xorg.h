@@ -3,15 +3,19 @@
 #define SF_XORG_H
 
 /*
- * Internal interface of the Xorg module.  module.c reads the options
- * once (Setup); extension.c owns struct sf_xorg for one server
- * generation, serves the STILLFRAME requests and follows input;
- * output.c turns RandR outputs into the core's outputs and carries out
- * mode and DPMS changes; window.c tracks top-level windows, their damage
- * and hints, and holds and releases the clients that draw them; hold.c
- * learns what those clients' blinks and ticks are and watches a held
- * client's socket for anything else.  Nothing here makes a decision:
- * common/ does (sf-hold.h judges what waits in a held client's socket).
+ * Internal interface of the Xorg module; every function one file
+ * offers another is declared here.  module.c reads the options once
+ * (Setup); extension.c owns struct sf_xorg for one server generation,
+ * its timer and block handler, and follows input; dispatch.c serves the
+ * STILLFRAME requests, sdispatch.c swaps them for a client of the other
+ * byte order; output.c turns RandR outputs into the core's outputs and
+ * carries out mode and DPMS changes; window.c tracks top-level windows
+ * and who they belong to, hint.c reads what they say of themselves,
+ * damage.c reports their drawing to the core; hold.c holds and releases
+ * the clients that draw them and watches a held client's socket, and
+ * drawer.c learns what those clients' blinks and ticks are.  Nothing
+ * here makes a decision: common/ does (sf-hold.h judges what waits in a
+ * held client's socket).
  */
 
 #include <stdbool.h>
@@ -30,6 +34,7 @@
 #include "sf-core.h"
 #include "sf-config.h"
 #include "sf-platform.h"
+#include "sf-support.h"
 #include "sf-tiles.h"
 #include "sf-hold.h"
 
@@ -107,8 +112,7 @@ struct sf_xorg {
 	sf_time_t damage_due;		/* the server wakes up for it then */
 	sf_time_t randr_polled;		/* when the last poll ran */
 
-	struct sf_config config;
-	struct sf_core *core;
+	struct sf_core *core;		/* with the options (sf_core_get_config) */
 	struct sf_platform *platform;	/* clocks and backlight (sysfs) */
 	struct xorg_list outputs;	/* sf_xorg_output.link */
 	struct xorg_list windows;	/* sf_xorg_window.link */
@@ -152,14 +156,23 @@ extern struct sf_xorg *sf_xorg_instance;
 
 /* --- module.c --- */
 
-/* The options read by Setup, or the defaults. */
+/* The options read by Setup, or the defaults: the generation's core and
+ * platform are made from them; everything else reads the options
+ * through the core (sf_core_get_config and the policy of common/). */
 const struct sf_config *
 sf_xorg_module_config(void);
 
 /* --- extension.c --- */
 
-sf_time_t
-sf_xorg_now(void);
+/* The extension's init, run by the server every generation (module.c
+ * registers it). */
+void
+sf_xorg_extension_init(void);
+
+/* A screen closes: while RandR and the windows still exist, the user's
+ * modes go back and every held client goes (window.c's CloseScreen). */
+void
+sf_xorg_screen_closed(ScreenPtr screen);
 
 void
 sf_xorg_log(enum sf_log_level level, const char *fmt, ...)
@@ -169,9 +182,40 @@ sf_xorg_log(enum sf_log_level level, const char *fmt, ...)
 void
 sf_xorg_schedule_dispatch(struct sf_xorg *sx);
 
+/* Asks the server, from a block handler, to wake up in `wait` at the
+ * latest. */
+static inline void
+sf_xorg_wake_up_in(void *timeout, sf_time_t wait)
+{
+	if (timeout)
+		AdjustWaitForDelay(timeout, (int)((wait + SF_NSEC_PER_MSEC - 1) /
+						  SF_NSEC_PER_MSEC));
+}
+
 /* An output's state or refresh changed: StateNotify to who asked. */
 void
 sf_xorg_notify_state(struct sf_xorg *sx, struct sf_xorg_output *xo);
+
+/* --- dispatch.c --- */
+
+/* The size check of every request, before any field is read or swapped:
+ * Success, BadRequest (no such minor opcode) or BadLength. */
+int
+sf_xorg_request_check_size(ClientPtr client);
+
+/* The extension's dispatch for a client of the server's byte order. */
+int
+sf_xorg_proc_dispatch(ClientPtr client);
+
+/* --- sdispatch.c --- */
+
+/* The extension's dispatch for a client of the other byte order. */
+int
+sf_xorg_sproc_dispatch(ClientPtr client);
+
+/* StateNotify for a client of the other byte order (EventSwapVector). */
+void
+sf_xorg_swap_state_notify(xEvent *from, xEvent *to);
 
 /* --- output.c --- */
 
@@ -206,7 +250,7 @@ struct sf_xorg_output {
 	bool committed_now;		/* damage reported this cycle */
 	/* The core's deadline came while a held blinker's waiting
 	 * requests end with its caret hidden: its clients are let go
-	 * together once it drew the caret again (window.c). */
+	 * together once it drew the caret again (hold.c). */
 	bool deadline_waits;
 	sf_time_t deadline_since;
 	int dpms;			/* DPMSMode* last set */
@@ -255,8 +299,27 @@ struct sf_xorg_output *
 sf_xorg_output_at(struct sf_xorg *sx, ScreenPtr screen, const BoxRec *box,
 		  double *fraction);
 
+
+/* --- output-modes.c --- */
+
 uint32_t
 sf_xorg_mode_refresh_mhz(const xRRModeInfo *mode);
+
+bool
+sf_xorg_mode_same_timings(const xRRModeInfo *a, const xRRModeInfo *b);
+
+/* Fills the output's modes (xo->modes, xo->mode_names, xo->n_modes,
+ * xo->user_mode) from RandR at the CRTC's current resolution, making the
+ * low-refresh copy if the options ask for one, and *out with the core's
+ * mode list (the caller frees it, and xo's arrays on failure); false
+ * without memory. */
+bool
+sf_xorg_output_build_modes(struct sf_xorg_output *xo, struct sf_mode **out);
+
+/* Our low-refresh copy goes from the output's modes, unless a CRTC
+ * shows it (the user chose it): then RandR keeps it and so do we. */
+void
+sf_xorg_output_drop_synthesized(struct sf_xorg_output *xo);
 
 /* --- window.c --- */
 
@@ -311,8 +374,40 @@ struct sf_xorg_window {
 	uint32_t held_frames;
 };
 
+/* Wraps the screen's window hooks to follow windows. */
+struct sf_xorg_window *
+sf_xorg_window_find(struct sf_xorg *sx, WindowPtr window);
+
+void
+sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
+
+/* The outputs' layout changed (one powered off or on, added, gone):
+ * every window is placed again. */
+void
+sf_xorg_window_place_all(struct sf_xorg *sx);
+
+/* `xo` goes: no window is on it any more. */
+void
+sf_xorg_window_forget_output(struct sf_xorg *sx, struct sf_xorg_output *xo);
+
 bool
 sf_xorg_window_init_screen(struct sf_xorg *sx, ScreenPtr screen);
+
+/* The record of the tracked top-level window `win` is in, or NULL. */
+struct sf_xorg_window *
+sf_xorg_window_toplevel_of(struct sf_xorg *sx, WindowPtr win);
+
+/* Finds the application's window and client in the top-level window
+ * again (WM_STATE moved, a window mapped in its frame, or `leaving`,
+ * not NULL, leaves it) and reads their hints if they changed. */
+void
+sf_xorg_window_resolve_client(struct sf_xorg_window *xw, WindowPtr leaving,
+			      sf_time_t now);
+
+/* Places the window on an output again if it moved or the layout
+ * changed since it was last placed. */
+void
+sf_xorg_window_check_placement(struct sf_xorg_window *xw, sf_time_t now);
 
 /* The record a client's top-level window belongs to: its own, or that
  * of the window manager's frame it sits in; NULL if untracked. */
@@ -324,27 +419,48 @@ sf_xorg_window_of_client_window(struct sf_xorg *sx, WindowPtr win);
 bool
 sf_xorg_window_is_client_toplevel(WindowPtr win);
 
+/* --- hint.c --- */
+
+/* Reads WM_CLASS, _STILLFRAME_HINT and _VARIABLE_REFRESH again and
+ * applies them. */
+void
+sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now);
+
+/* Follows ChangeProperty and DeleteProperty of the hint properties. */
+void
+sf_xorg_window_hook_properties(void);
+
+void
+sf_xorg_window_unhook_properties(void);
+
+/* --- damage.c --- */
+
+/* Follows the window's drawing (DamageCreate); false when it cannot. */
+bool
+sf_xorg_damage_watch(struct sf_xorg_window *xw);
+
+void
+sf_xorg_damage_unwatch(struct sf_xorg_window *xw);
+
 /* Notes the time of the damage reported since the last call: now, in
  * the block handler that ends the dispatch it came in. */
 void
-sf_xorg_window_stamp_damage(struct sf_xorg *sx, sf_time_t now);
+sf_xorg_damage_stamp(struct sf_xorg *sx, sf_time_t now);
 
-/* Reports each window's damage since the last cycle to the core, asks
- * each output whether the damage may be held, and holds the clients
- * whose damage was. */
+/* Reports each window's settled damage to the core, and which window
+ * has the focus. */
 void
-sf_xorg_window_cycle(struct sf_xorg *sx, WindowPtr focus, sf_time_t now,
-		     void *timeout);
+sf_xorg_damage_commit_settled(struct sf_xorg *sx, WindowPtr focus,
+			      sf_time_t now);
 
-/* Asks the server, from a block handler, to wake up in `wait` at the
- * latest. */
-static inline void
-sf_xorg_wake_up_in(void *timeout, sf_time_t wait)
-{
-	if (timeout)
-		AdjustWaitForDelay(timeout, (int)((wait + SF_NSEC_PER_MSEC - 1) /
-						  SF_NSEC_PER_MSEC));
-}
+/* --- hold.c --- */
+
+/* Asks each output the windows committed to paint: a painted output
+ * lets its held clients go; one that defers holds the clients whose
+ * damage the core held.  A deadline waiting for a caret asks the server
+ * to wake up in time. */
+void
+sf_xorg_hold_cycle(struct sf_xorg *sx, sf_time_t now, void *timeout);
 
 /* Lets every client held on `xo` (NULL: on any output) go. */
 void
@@ -353,7 +469,7 @@ sf_xorg_release(struct sf_xorg *sx, struct sf_xorg_output *xo,
 
 /* Lets every client held on `xo` go at the core's deadline (or input);
  * the windows they draw are held again once what waited is painted
- * (window.c says why). */
+ * (hold.c says why). */
 void
 sf_xorg_release_at_deadline(struct sf_xorg *sx, struct sf_xorg_output *xo);
 
@@ -378,39 +494,25 @@ sf_xorg_forget_client(struct sf_xorg *sx, ClientPtr client);
 bool
 sf_xorg_client_is_held(struct sf_xorg *sx, ClientPtr client);
 
-struct sf_xorg_window *
-sf_xorg_window_find(struct sf_xorg *sx, WindowPtr window);
-
-/* Reads _STILLFRAME_HINT and _VARIABLE_REFRESH again and applies them. */
-void
-sf_xorg_window_update_hints(struct sf_xorg_window *xw, sf_time_t now);
-
-void
-sf_xorg_window_destroy_all(struct sf_xorg *sx, ScreenPtr screen);
-
-/* The outputs' layout changed (one powered off or on, added, gone):
- * every window is placed again. */
-void
-sf_xorg_window_place_all(struct sf_xorg *sx);
-
-/* `xo` goes: no window is on it any more. */
-void
-sf_xorg_window_forget_output(struct sf_xorg *sx, struct sf_xorg_output *xo);
-
-/* Follows ChangeProperty and DeleteProperty of the hint properties. */
-void
-sf_xorg_window_hook_properties(void);
-
-void
-sf_xorg_window_unhook_properties(void);
-
-/* --- hold.c --- */
-
 bool
 sf_xorg_hold_init(struct sf_xorg *sx);
 
 void
 sf_xorg_hold_finish(struct sf_xorg *sx);
+
+/* Watches a held client's socket; false if it cannot be (then it must
+ * not be held). */
+bool
+sf_xorg_hold_watch(struct sf_xorg *sx, struct sf_xorg_hold *hold);
+
+void
+sf_xorg_hold_unwatch(struct sf_xorg *sx, struct sf_xorg_hold *hold);
+
+/* Whether what waits in its socket is only its blinks or ticks. */
+bool
+sf_xorg_hold_still_only_blinks(struct sf_xorg *sx, struct sf_xorg_hold *hold);
+
+/* --- drawer.c --- */
 
 /* The client's record of its blink and tick requests, made if `create`. */
 struct sf_xorg_drawer *
@@ -430,17 +532,5 @@ sf_xorg_drawer_end_frame(struct sf_xorg_window *xw, bool held);
 
 void
 sf_xorg_drawer_forget(struct sf_xorg *sx, ClientPtr client);
-
-/* Watches a held client's socket; false if it cannot be (then it must
- * not be held). */
-bool
-sf_xorg_hold_watch(struct sf_xorg *sx, struct sf_xorg_hold *hold);
-
-void
-sf_xorg_hold_unwatch(struct sf_xorg *sx, struct sf_xorg_hold *hold);
-
-/* Whether what waits in its socket is only its blinks or ticks. */
-bool
-sf_xorg_hold_still_only_blinks(struct sf_xorg *sx, struct sf_xorg_hold *hold);
 
 #endif /* SF_XORG_H */

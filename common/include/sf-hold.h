@@ -136,6 +136,25 @@ bool
 sf_hold_deadline_waits(enum sf_blink_phase waiting, sf_time_t due,
 		       sf_time_t now);
 
+/* Whether the requests drawing a surface of class `cls` are noted as
+ * maybe its blinks or ticks: not from what draws much (a video, an
+ * animation); a blink or a tick is small. */
+bool
+sf_hold_class_learns(enum sf_class cls);
+
+/* The most a blink (a caret or a cursor cell) and a tick (a clock) draw,
+ * in pixels, for their requests to be learnt as such. */
+#define SF_HOLD_LEARN_BLINK_AREA (64 * 64)
+#define SF_HOLD_LEARN_TICK_AREA (256 * 256)
+
+/* Whether the requests that drew a frame the core held, `area` pixels
+ * (the damage's extents) on a surface of class `cls`, are learnt as the
+ * client's blinks or ticks.  A frame that scrolled a terminal, held too
+ * while the class is blinking, must never be taken for a blink, or the
+ * same line printed again would wait. */
+bool
+sf_hold_frame_learnable(enum sf_class cls, int64_t area);
+
 /* Judges the bytes waiting in a held client's socket (data, len: what a
  * peek returned, from a request's start).  `swapped`: the client's byte
  * order is not the host's.  More than `budget` bytes waiting lets it go
