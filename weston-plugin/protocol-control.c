@@ -31,9 +31,6 @@
 /* Room for one status line; the core's lines are shorter than 512. */
 #define STATUS_LINE_MAX 1024
 
-/* A recording's buffer: a few seconds of a busy desktop, read a few
- * times a second. */
-#define TRACE_CAPACITY (1024 * 1024)
 /* One text event: a Wayland message holds 4096 bytes with its header. */
 #define TRACE_CHUNK 4000
 /* What one read sends at most, so that the socket keeps up. */
@@ -464,7 +461,7 @@ control_handle_record_trace(struct wl_client *client,
 			"another trace recording is running");
 		return;
 	}
-	if (!sf_core_trace_start(p->sfw->core, TRACE_CAPACITY,
+	if (!sf_core_trace_start(p->sfw->core, SF_CORE_TRACE_CAPACITY,
 				 sf_weston_now(p->sfw))) {
 		stillframe_trace_v1_send_refused(trace,
 			STILLFRAME_TRACE_V1_REFUSAL_NO_MEMORY,

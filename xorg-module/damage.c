@@ -9,25 +9,10 @@
 
 #include <xorg-server.h>
 
+#include "sf-damage-gather.h"
 #include "sf-xorg.h"
 
 #define MAX_BOXES 16
-/* A client's drawing of one frame may run over several dispatch cycles
- * when other clients are busy; damage is reported once the window has
- * been quiet for half a frame at 60 Hz, or has waited MAX_GATHER in all.
- * Not a whole frame: a 60 fps client's frames come 16.7 ms apart, less
- * the time its own requests take, so a 16 ms settle merged frames at
- * random; a 60 fps video then read as 25 to 53 Hz, and its output went
- * back and forth between two refresh rates, each mode set sending every
- * RandR client (a video player) to query all the outputs again. */
-#define SETTLE SF_MSEC(8)
-#define MAX_GATHER SF_MSEC(100)
-/* The server is not woken just to report settled damage before this:
- * an animation's next frame wakes it first, and its block handler
- * reports the frame before (the damage that came in with the new one
- * is kept apart).  Waking at SETTLE instead cost a 60 fps video one
- * more sleep and wake-up of the server per frame. */
-#define SETTLE_WAKE SF_MSEC(50)
 /* Windows larger than this keep no pixel copy (16 MB at 32 bpp). */
 #define MAX_COPY_PIXELS (4096 * 1024)
 
@@ -57,30 +42,18 @@ grow_box(RegionPtr dst, RegionPtr add)
 	return true;
 }
 
-/* `quiet` after the last report of the window's pending damage, or
- * MAX_GATHER after the first, whichever comes first. */
-static sf_time_t
-settled_at(const struct sf_xorg_window *xw, sf_time_t quiet)
-{
-	sf_time_t at = xw->last_damage + quiet;
-
-	if (xw->pending_since + MAX_GATHER < at)
-		at = xw->pending_since + MAX_GATHER;
-	return at;
-}
-
-/* When the pending damage may be committed. */
+/* When the pending damage may be committed (sf-damage-gather.h). */
 static sf_time_t
 commit_ready(const struct sf_xorg_window *xw)
 {
-	return settled_at(xw, SETTLE);
+	return sf_damage_gather_ready_at(xw->pending_since, xw->last_damage);
 }
 
 /* When the server is to wake up to commit it, at the latest. */
 static sf_time_t
 commit_due(const struct sf_xorg_window *xw)
 {
-	return settled_at(xw, SETTLE_WAKE);
+	return sf_damage_gather_due_at(xw->pending_since, xw->last_damage);
 }
 
 /* Several times a frame under a video, in the middle of the server's

@@ -24,9 +24,6 @@
 #include "sf-recorder.h"
 #include "stillframe-x.h"
 
-/* A recording's buffer: a few seconds of a busy desktop, read a few
- * times a second. */
-#define TRACE_CAPACITY (1024 * 1024)
 
 /* request.c's rules for the request's values: BadValue, and the field at
  * fault as the error's value, or Success. */
@@ -500,7 +497,7 @@ proc_start_trace(ClientPtr client)
 
 	if (sf_core_get_trace(sx->core)) {
 		rep.status = STILLFRAME_X_TRACE_BUSY;
-	} else if (!sf_core_trace_start(sx->core, TRACE_CAPACITY,
+	} else if (!sf_core_trace_start(sx->core, SF_CORE_TRACE_CAPACITY,
 					sf_support_now())) {
 		rep.status = STILLFRAME_X_TRACE_NO_MEMORY;
 	} else {

@@ -120,6 +120,10 @@ sf_core_energy_totals(const struct sf_core *core, sf_time_t now,
 
 /* --- trace recording (sf-recorder.h, doc/trace-format.md) --- */
 
+/* The buffer the adapters' recordings get: a few seconds of a busy
+ * desktop, read a few times a second. */
+#define SF_CORE_TRACE_CAPACITY (1024 * 1024)
+
 /* Starts recording a trace into a buffer of `capacity` bytes: first the
  * world as it is (every output with its modes, every surface shown on
  * one with its size, visible fraction, label and hints, the focused
