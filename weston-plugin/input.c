@@ -308,7 +308,7 @@ seat_add(struct sf_weston *sfw, struct weston_seat *seat)
 }
 
 static void
-handle_seat_created(struct wl_listener *listener, void *data)
+compositor_handle_seat_created(struct wl_listener *listener, void *data)
 {
 	struct sf_weston *sfw = wl_container_of(listener, sfw,
 						seat_created_listener);
@@ -322,7 +322,7 @@ sf_weston_input_init(struct sf_weston *sfw)
 
 	wl_list_for_each(seat, &sfw->compositor->seat_list, link)
 		seat_add(sfw, seat);
-	sfw->seat_created_listener.notify = handle_seat_created;
+	sfw->seat_created_listener.notify = compositor_handle_seat_created;
 	wl_signal_add(&sfw->compositor->seat_created_signal,
 		      &sfw->seat_created_listener);
 }

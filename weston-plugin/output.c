@@ -826,7 +826,7 @@ oom:
 }
 
 static void
-handle_output_created(struct wl_listener *listener, void *data)
+compositor_handle_output_created(struct wl_listener *listener, void *data)
 {
 	struct sf_weston *sfw = wl_container_of(listener, sfw,
 						output_created_listener);
@@ -858,7 +858,7 @@ sf_weston_output_init_all(struct sf_weston *sfw)
 
 	wl_list_for_each(output, &sfw->compositor->output_list, link)
 		output_add(sfw, output);
-	sfw->output_created_listener.notify = handle_output_created;
+	sfw->output_created_listener.notify = compositor_handle_output_created;
 	wl_signal_add(&sfw->compositor->output_created_signal,
 		      &sfw->output_created_listener);
 }

@@ -342,7 +342,7 @@ sf_weston_from_compositor(struct weston_compositor *compositor)
 }
 
 static void
-handle_create_surface(struct wl_listener *listener, void *data)
+compositor_handle_create_surface(struct wl_listener *listener, void *data)
 {
 	struct sf_weston *sfw = wl_container_of(listener, sfw,
 						create_surface_listener);
@@ -401,7 +401,7 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 					" with enable=false: watching only");
 
 	sf_weston_output_init_all(sfw);
-	sfw->create_surface_listener.notify = handle_create_surface;
+	sfw->create_surface_listener.notify = compositor_handle_create_surface;
 	wl_signal_add(&compositor->create_surface_signal,
 		      &sfw->create_surface_listener);
 	sf_weston_surface_init_all(sfw);

@@ -191,7 +191,7 @@ wait_for_damage(struct sf_xorg *sx, sf_time_t now, void *timeout)
  * first damage is due.
  */
 static void
-block_handler(void *data, void *timeout)
+server_handle_block(void *data, void *timeout)
 {
 	struct sf_xorg *sx = data;
 	struct sf_xorg_output *xo;
@@ -240,7 +240,7 @@ block_handler(void *data, void *timeout)
  * nothing to do on wake-up (input comes through the device event
  * callback, a terminate signal ends in extension_close_down). */
 static void
-wakeup_handler(void *data, int result)
+server_handle_wakeup(void *data, int result)
 {
 	(void)data;
 	(void)result;
@@ -303,7 +303,7 @@ struct internal_event_head {
 #define INTERNAL_TOUCH_BEGIN (MotionNotify + 1)
 
 static void
-device_event_handle(CallbackListPtr *list, void *data, void *call_data)
+server_handle_device_event(CallbackListPtr *list, void *data, void *call_data)
 {
 	struct sf_xorg *sx = data;
 	DeviceEventInfoRec *info = call_data;
@@ -340,7 +340,7 @@ device_event_handle(CallbackListPtr *list, void *data, void *call_data)
 }
 
 static void
-client_state_handle(CallbackListPtr *list, void *data, void *call_data)
+server_handle_client_state(CallbackListPtr *list, void *data, void *call_data)
 {
 	struct sf_xorg *sx = data;
 	NewClientInfoRec *info = call_data;
@@ -379,9 +379,10 @@ instance_destroy(struct sf_xorg *sx)
 	TimerFree(sx->timer);
 	sf_xorg_hold_finish(sx);
 	sf_xorg_window_unhook_properties();
-	RemoveBlockAndWakeupHandlers(block_handler, wakeup_handler, sx);
-	DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
-	DeleteCallback(&ClientStateCallback, client_state_handle, sx);
+	RemoveBlockAndWakeupHandlers(server_handle_block, server_handle_wakeup,
+				     sx);
+	DeleteCallback(&DeviceEventCallback, server_handle_device_event, sx);
+	DeleteCallback(&ClientStateCallback, server_handle_client_state, sx);
 	XaceDeleteCallback(XACE_DEVICE_ACCESS, device_access_handle, sx);
 	sf_core_destroy(sx->core);
 	sf_platform_destroy(sx->platform);
@@ -451,9 +452,10 @@ sf_xorg_extension_init(void)
 		sx->screens_open++;
 	}
 	if (!sf_xorg_hold_init(sx) ||
-	    !RegisterBlockAndWakeupHandlers(block_handler, wakeup_handler, sx) ||
-	    !AddCallback(&DeviceEventCallback, device_event_handle, sx) ||
-	    !AddCallback(&ClientStateCallback, client_state_handle, sx) ||
+	    !RegisterBlockAndWakeupHandlers(server_handle_block,
+					    server_handle_wakeup, sx) ||
+	    !AddCallback(&DeviceEventCallback, server_handle_device_event, sx) ||
+	    !AddCallback(&ClientStateCallback, server_handle_client_state, sx) ||
 	    !XaceRegisterCallback(XACE_DEVICE_ACCESS, device_access_handle,
 				  sx))
 		goto fail;
@@ -483,9 +485,10 @@ fail:
 		/* Screens already wrapped keep our hooks, which do nothing
 		 * without an instance; the rest is undone (each of these
 		 * is harmless for what was never added). */
-		RemoveBlockAndWakeupHandlers(block_handler, wakeup_handler, sx);
-		DeleteCallback(&DeviceEventCallback, device_event_handle, sx);
-		DeleteCallback(&ClientStateCallback, client_state_handle, sx);
+		RemoveBlockAndWakeupHandlers(server_handle_block, server_handle_wakeup,
+				     sx);
+		DeleteCallback(&DeviceEventCallback, server_handle_device_event, sx);
+		DeleteCallback(&ClientStateCallback, server_handle_client_state, sx);
 		XaceDeleteCallback(XACE_DEVICE_ACCESS, device_access_handle,
 				   sx);
 		sf_xorg_hold_finish(sx);

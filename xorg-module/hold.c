@@ -124,7 +124,7 @@ let_go_if_more(struct sf_xorg *sx, struct sf_xorg_hold *hold)
 }
 
 static void
-watch_handle(int fd, int ready, void *data)
+hold_watch_handle_ready(int fd, int ready, void *data)
 {
 	struct sf_xorg *sx = data;
 	struct epoll_event events[16];
@@ -195,7 +195,8 @@ sf_xorg_hold_init(struct sf_xorg *sx)
 	sx->hold_epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (sx->hold_epoll_fd < 0)
 		return false;
-	if (!SetNotifyFd(sx->hold_epoll_fd, watch_handle, X_NOTIFY_READ, sx)) {
+	if (!SetNotifyFd(sx->hold_epoll_fd, hold_watch_handle_ready,
+			 X_NOTIFY_READ, sx)) {
 		close(sx->hold_epoll_fd);
 		sx->hold_epoll_fd = -1;
 		return false;

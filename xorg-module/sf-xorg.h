@@ -99,7 +99,7 @@ struct sf_xorg {
 	bool outputs_scanned;		/* RandR is ready after the first
 					 * CreateScreenResources */
 	/* The block handler skips the cycle while none of these says
-	 * there is work (block_handler). */
+	 * there is work (server_handle_block). */
 	bool cycle_wanted;		/* see sf_xorg_want_cycle */
 	bool damage_pending;		/* a window has damage to commit */
 	bool randr_seen_valid;		/* see randr_seen */
