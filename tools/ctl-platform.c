@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "sf-platform.h"
-#include "stillframectl-platform.h"
+#include "ctl-commands.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -110,14 +110,8 @@ try_low(struct sf_platform *p, double seconds)
 	return 0;
 }
 
-bool
-sf_ctl_root_ok(const char *root)
-{
-	return root[0] == '/' && !strstr(root, "..");
-}
-
 int
-sf_ctl_platform_main(int argc, char **argv)
+sf_ctl_cmd_platform(int argc, char **argv, enum sf_ctl_choice choice)
 {
 	static const struct option options[] = {
 		{ "root", required_argument, NULL, 'r' },
