@@ -5,14 +5,6 @@
 
 /* Choosing a backend and connecting to it (ctl-backend.h). */
 
-const char *
-sf_ctl_power_name(enum sf_ctl_power power)
-{
-	static const char *const names[] = { "auto", "on", "off" };
-
-	return (unsigned)power < 3 ? names[power] : "?";
-}
-
 const struct sf_ctl_backend *
 sf_ctl_backend_choose(enum sf_ctl_choice choice)
 {

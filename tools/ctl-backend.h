@@ -89,9 +89,6 @@ enum sf_ctl_power {
 	SF_CTL_POWER_OFF = 2,
 };
 
-const char *
-sf_ctl_power_name(enum sf_ctl_power power);
-
 /* One output as `output` shows it. */
 struct sf_ctl_power_row {
 	char name[256];
@@ -205,6 +202,9 @@ sf_ctl_unsupported(const struct sf_ctl_backend *b, const char *what,
 		   const char *capability);
 
 /* --- building and freeing snapshots (ctl-snapshot.c) --- */
+
+const char *
+sf_ctl_power_name(enum sf_ctl_power power);
 
 /* Each returns false when out of memory. */
 bool

@@ -4,8 +4,16 @@
 
 #include "ctl-backend.h"
 
-/* Building and freeing the snapshots the backends hand to status and
- * top (ctl-backend.h). */
+/* Building and freeing what the backends hand to the commands
+ * (ctl-backend.h). */
+
+const char *
+sf_ctl_power_name(enum sf_ctl_power power)
+{
+	static const char *const names[] = { "auto", "on", "off" };
+
+	return (unsigned)power < 3 ? names[power] : "?";
+}
 
 bool
 sf_ctl_grow(void **array, size_t *cap, size_t n, size_t size)

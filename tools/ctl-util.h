@@ -31,7 +31,7 @@ sf_ctl_command_usage_error(const char *command, const char *fmt, ...)
 int
 sf_ctl_out_of_memory(void);
 
-/* stillframectl's usage (stillframectl.c), for --help. */
+/* stillframectl's usage (ctl-usage.c), for --help. */
 void
 sf_ctl_usage(FILE *f);
 

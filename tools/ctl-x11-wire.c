@@ -197,7 +197,8 @@ void_request(struct xctl *x, enum stillframe_x_request minor, void *req,
 }
 
 int
-xctl_connect(struct sf_ctl_conn **conn)
+xctl_connect(const struct sf_ctl_backend *backend,
+	     struct sf_ctl_conn **conn)
 {
 	const char *name = getenv("DISPLAY");
 	bool have_name = name && name[0];
@@ -205,7 +206,7 @@ xctl_connect(struct sf_ctl_conn **conn)
 
 	if (!x)
 		return sf_ctl_out_of_memory();
-	*x = (struct xctl){ .base.backend = &sf_ctl_backend_x11,
+	*x = (struct xctl){ .base.backend = backend,
 			    .display = have_name ? name : "(none)" };
 	/* Handed out at once: the caller disconnects even a failed
 	 * connection. */

@@ -714,6 +714,12 @@ x_trace_stop(struct sf_ctl_conn *conn)
 }
 
 
+static int
+x_connect(struct sf_ctl_conn **conn)
+{
+	return xctl_connect(&sf_ctl_backend_x11, conn);
+}
+
 static const struct sf_ctl_view x11_view = {
 	.item = "window",
 	.items_json = "windows",
@@ -738,7 +744,7 @@ const struct sf_ctl_backend sf_ctl_backend_x11 = {
 	.protocol = "the X server's STILLFRAME extension",
 	.output_note = " (an output is managed once it was lit)",
 	.view = &x11_view,
-	.connect = xctl_connect,
+	.connect = x_connect,
 	.disconnect = xctl_disconnect,
 	.snapshot = x_snapshot,
 	/* No Prometheus status on X. */

@@ -32,8 +32,10 @@ struct xctl {
 	uint16_t major_version, minor_version;
 };
 
+/* Connected, as a connection of `backend`. */
 int
-xctl_connect(struct sf_ctl_conn **conn);
+xctl_connect(const struct sf_ctl_backend *backend,
+	     struct sf_ctl_conn **conn);
 
 /* NULL-safe. */
 void
