@@ -5,7 +5,7 @@
  * of common/ and prints the ratio, what the display engine would read
  * per second at the given refresh, and advice.  Needs no compositor,
  * but with --screen it takes Weston's outputs instead, as they are
- * (stillframectl-screen.c).
+ * (ctl-screen.c).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -214,7 +214,7 @@ fetch_status(struct xctl *x, struct x_status *st)
 }
 
 
-/* --- output power: ListOutputPower and SetOutputPower (1.1) --- */
+/* --- output power as the server has it: ListOutputPower (1.1) --- */
 
 struct x_power {
 	struct stillframe_x_output_power_info info;
@@ -565,7 +565,7 @@ x_hint(struct sf_ctl_conn *conn, uint32_t window, const struct sf_ctl_hints *h)
 }
 
 
-/* --- output power: ListOutputPower and SetOutputPower (1.1) --- */
+/* --- the output command: ListOutputPower and SetOutputPower (1.1) --- */
 
 static int
 x_list_power(struct sf_ctl_conn *conn, struct sf_ctl_power_row **rows,
