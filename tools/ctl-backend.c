@@ -70,18 +70,12 @@ sf_ctl_unsupported(const struct sf_ctl_backend *b, const char *what,
 
 #ifndef SF_CTL_HAVE_X11
 /* Without libxcb: what hint takes is known, the rest says why not. */
-static const struct sf_ctl_view x11_view = {
-	.target = "WINDOW",
-	.parse_target = sf_ctl_parse_window,
-	.target_error = "is not an X window (0x40000c or decimal, as in the window.0x... lines of 'stillframectl status')",
-};
-
 const struct sf_ctl_backend sf_ctl_backend_x11 = {
 	.name = "X11",
 	.server = "server",
 	.peer = "Weston",
 	.protocol = "the X server's STILLFRAME extension",
-	.view = &x11_view,
+	.view = &sf_ctl_x11_view,
 	.unavailable = "this stillframectl was built without the X11 backend (libxcb was missing)",
 };
 #endif

@@ -174,6 +174,10 @@ struct sf_ctl_backend {
 	int (*trace_stop)(struct sf_ctl_conn *conn);
 };
 
+/* ctl-views.c */
+extern const struct sf_ctl_view sf_ctl_wayland_view;
+extern const struct sf_ctl_view sf_ctl_x11_view;
+
 extern const struct sf_ctl_backend sf_ctl_backend_wayland;
 extern const struct sf_ctl_backend sf_ctl_backend_x11;
 

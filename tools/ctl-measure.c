@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,15 +84,6 @@ struct sampler {
 	double t_first, t_last;
 };
 
-static volatile sig_atomic_t interrupted;
-
-static void
-handle_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
 static void
 measure_usage(FILE *f)
 {
@@ -135,7 +125,7 @@ wait_until(double t)
 	for (;;) {
 		double left = t - sf_ctl_monotonic_seconds();
 
-		if (interrupted)
+		if (sf_ctl_interrupted())
 			return false;
 		if (left <= 0)
 			return true;
@@ -251,7 +241,7 @@ measure_plain(struct sampler *s)
 		if (take_sample(s, &watts) != 0)
 			return 1;
 	}
-	if (interrupted) {
+	if (sf_ctl_interrupted()) {
 		fprintf(stderr, "stillframectl: measure: interrupted\n");
 		return EXIT_INTERRUPTED;
 	}
@@ -323,7 +313,7 @@ run_windows(struct sampler *s, struct sf_ctl_policy *policy,
 			sum += watts;
 			n++;
 		}
-		if (interrupted)
+		if (sf_ctl_interrupted())
 			return 0;
 		if (pause)
 			paused[(*n_paused)++] = sum / (double)n;
@@ -361,7 +351,7 @@ measure_ab(struct sampler *s, struct sf_ctl_policy *policy)
 		if (ret == 0)
 			ret = put_back;
 	}
-	if (ret == 0 && interrupted) {
+	if (ret == 0 && sf_ctl_interrupted()) {
 		fprintf(stderr, "stillframectl: measure: interrupted; stillframe is %s, as it was\n",
 			was_paused ? "paused" : "running");
 		ret = EXIT_INTERRUPTED;
@@ -485,13 +475,10 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 	}
 
 	struct sampler s = { .platform = platform, .options = &o };
-	struct sigaction sa = { .sa_handler = handle_signal };
 	double watts;
 	int ret;
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sf_ctl_catch_interrupts();
 	/* Refuse at once, before touching the policy. */
 	ret = take_sample(&s, &watts);
 	s = (struct sampler){ .platform = platform, .options = &o };

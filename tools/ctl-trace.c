@@ -6,7 +6,6 @@
  * times the reads, writes the file atomically and says how it went.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,15 +17,6 @@
 /* After the stop, the rest comes in a few reads; more means a server
  * that never says finished. */
 #define MAX_FINAL_READS 10000
-
-static volatile sig_atomic_t interrupted;
-
-static void
-handle_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 /* Sleeps up to `seconds`; a signal cuts it short. */
 static void
@@ -50,7 +40,7 @@ record(struct sf_ctl_conn *conn, double seconds, FILE *out,
 	 * than asked by the start's round trip. */
 	double end = sf_ctl_monotonic_seconds() + seconds;
 
-	while (ret == 0 && !interrupted) {
+	while (ret == 0 && !sf_ctl_interrupted()) {
 		double left = end - sf_ctl_monotonic_seconds();
 
 		if (left <= 0)
@@ -76,14 +66,11 @@ run(struct sf_ctl_conn *conn, double seconds, const char *path)
 {
 	struct sf_ctl_output_file of;
 	struct sf_ctl_trace_progress progress = { 0 };
-	struct sigaction sa = { .sa_handler = handle_signal };
 
 	if (sf_ctl_output_file_open(&of, path, "trace", true) != 0)
 		return 1;
 	/* Ctrl-C ends the recording early and keeps what it has. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sf_ctl_catch_interrupts();
 
 	int ret = record(conn, seconds, of.f, &progress);
 

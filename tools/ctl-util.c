@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,32 @@ sf_ctl_is_json_number(const char *s)
 	return *s == '\0';
 }
 
-/* --- the clock --- */
+/* --- the clock and interruptions --- */
+
+static volatile sig_atomic_t interrupted;
+
+static void
+handle_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void
+sf_ctl_catch_interrupts(void)
+{
+	struct sigaction sa = { .sa_handler = handle_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool
+sf_ctl_interrupted(void)
+{
+	return interrupted != 0;
+}
 
 double
 sf_ctl_monotonic_seconds(void)

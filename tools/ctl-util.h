@@ -117,6 +117,14 @@ sf_ctl_json_list(const char *value);
 bool
 sf_ctl_is_json_number(const char *s);
 
+/* SIGINT and SIGTERM end what runs gracefully: from now on they set
+ * the flag sf_ctl_interrupted reads (and cut a sleep short). */
+void
+sf_ctl_catch_interrupts(void);
+
+bool
+sf_ctl_interrupted(void);
+
 double
 sf_ctl_monotonic_seconds(void);
 

@@ -656,34 +656,13 @@ wl_trace_stop(struct sf_ctl_conn *conn)
 	return 0;
 }
 
-static bool
-parse_surface_id(const char *s, uint32_t *id)
-{
-	return sf_ctl_parse_u32(s, id);
-}
-
-static const struct sf_ctl_view wayland_view = {
-	.item = "surface",
-	.items_json = "surfaces",
-	.id_column = "surface",
-	.id_width = 7,
-	.item_counters = { "commits", "held", "throttled" },
-	.item_widths = { 9, 8, 11 },
-	.item_quiet = { true, true, true },
-	.output_counters = { "repaints", "suppressed" },
-	.output_widths = { 10, 12 },
-	.target = "SURFACE-ID",
-	.parse_target = parse_surface_id,
-	.target_error = "is not a surface id (the N of surface.N in 'stillframectl status')",
-};
-
 const struct sf_ctl_backend sf_ctl_backend_wayland = {
 	.name = "Wayland",
 	.server = "compositor",
 	.peer = "X11",
 	.protocol = "the compositor's stillframe_control_v1",
 	.output_note = "",
-	.view = &wayland_view,
+	.view = &sf_ctl_wayland_view,
 	.connect = ctl_connect,
 	.disconnect = ctl_disconnect,
 	.snapshot = ctl_snapshot,

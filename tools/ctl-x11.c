@@ -720,30 +720,13 @@ x_connect(struct sf_ctl_conn **conn)
 	return xctl_connect(&sf_ctl_backend_x11, conn);
 }
 
-static const struct sf_ctl_view x11_view = {
-	.item = "window",
-	.items_json = "windows",
-	.id_column = "window",
-	.id_width = -10,
-	.id_hex = true,
-	.item_counters = { "damage", "held", "requests" },
-	.item_widths = { 8, 8, 10 },
-	/* Requests alone leave a static window quiet. */
-	.item_quiet = { true, true, false },
-	.output_counters = { "damage", "held" },
-	.output_widths = { 9, 8 },
-	.target = "WINDOW",
-	.parse_target = sf_ctl_parse_window,
-	.target_error = "is not an X window (0x40000c or decimal, as in the window.0x... lines of 'stillframectl status')",
-};
-
 const struct sf_ctl_backend sf_ctl_backend_x11 = {
 	.name = "X11",
 	.server = "server",
 	.peer = "Weston",
 	.protocol = "the X server's STILLFRAME extension",
 	.output_note = " (an output is managed once it was lit)",
-	.view = &x11_view,
+	.view = &sf_ctl_x11_view,
 	.connect = x_connect,
 	.disconnect = xctl_disconnect,
 	.snapshot = x_snapshot,
