@@ -32,7 +32,7 @@ screenshot() {
 
 # The colours of the lanes the two-output trace shows: idle states
 # active and low-refresh, low GPU clocks, DPMS on, the refresh area,
-# repaints and suppressed repaints (stillframectl-timeline.c).
+# repaints and suppressed repaints (tools/ctl-timeline-svg.c).
 lanes="e4572e f3a712 8e5ea2 ffe59e e3d7f0 1d6fa5 f28e2b"
 
 "$ctl" timeline "$srcdir/traces/two-outputs.trace" -o "$tmp/two.svg" &&

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +16,7 @@
 #include <unistd.h>
 
 #include "sf-platform.h"
-#include "stillframectl-platform.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void
-handle_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
+#include "ctl-commands.h"
 
 /* The least level shown: errors for platform (what it finds is on
  * stdout), what was put back for restore, everything with --verbose. */
@@ -85,11 +75,8 @@ print_power(const char *label, struct sf_platform *p)
 static int
 try_low(struct sf_platform *p, double seconds)
 {
-	struct sigaction sa = { .sa_handler = handle_signal };
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sf_ctl_catch_interrupts();
 	print_power("normal", p);
 	if (!sf_platform_set_reclock(p, SF_RECLOCK_LOW)) {
 		fprintf(stderr, "stillframectl: platform --try: no GPU took "
@@ -100,24 +87,19 @@ try_low(struct sf_platform *p, double seconds)
 	       seconds);
 	fflush(stdout);
 	sf_time_t end = now_ns() + (sf_time_t)(seconds * SF_NSEC_PER_SEC);
-	while (!interrupted && now_ns() < end) {
+	while (!sf_ctl_interrupted() && now_ns() < end) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
 	print_power("low", p);
 	sf_platform_set_reclock(p, SF_RECLOCK_NORMAL);
-	printf("clocks put back%s\n", interrupted ? " (interrupted)" : "");
+	printf("clocks put back%s\n",
+	       sf_ctl_interrupted() ? " (interrupted)" : "");
 	return 0;
 }
 
-bool
-sf_ctl_root_ok(const char *root)
-{
-	return root[0] == '/' && !strstr(root, "..");
-}
-
 int
-sf_ctl_platform_main(int argc, char **argv)
+sf_ctl_cmd_platform(int argc, char **argv, enum sf_ctl_choice choice)
 {
 	static const struct option options[] = {
 		{ "root", required_argument, NULL, 'r' },

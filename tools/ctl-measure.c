@@ -13,18 +13,55 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl-backend.h"
+#include "ctl-commands.h"
 #include "sf-measure-stats.h"
 #include "sf-platform.h"
-#include "stillframectl-measure.h"
-#include "stillframectl-platform.h"
-#include "stillframectl-x.h"	/* the clock and sleep */
 
 #define EXIT_INTERRUPTED 130
+
+/* How --ab steers stillframe: a backend's connection, made at the first
+ * use and kept. */
+struct sf_ctl_policy {
+	enum sf_ctl_choice choice;
+	struct sf_ctl_conn *conn;
+};
+
+static int
+policy_connect(struct sf_ctl_policy *p)
+{
+	if (p->conn)
+		return 0;
+
+	int ret = sf_ctl_connect(sf_ctl_backend_choose(p->choice), p->choice,
+				 &p->conn);
+
+	if (ret != 0) {
+		sf_ctl_disconnect(p->conn);
+		p->conn = NULL;
+	}
+	return ret;
+}
+
+static int
+policy_get_paused(struct sf_ctl_policy *p, bool *paused)
+{
+	int ret = policy_connect(p);
+
+	return ret != 0 ? ret : p->conn->backend->get_paused(p->conn, paused);
+}
+
+static int
+policy_set_paused(struct sf_ctl_policy *p, bool paused)
+{
+	int ret = policy_connect(p);
+
+	return ret != 0 ? ret : sf_ctl_set_paused(p->conn, paused);
+}
 
 struct measure_options {
 	double seconds;			/* --for */
@@ -46,15 +83,6 @@ struct sampler {
 	double energy_first, energy_last;	/* Wh */
 	double t_first, t_last;
 };
-
-static volatile sig_atomic_t interrupted;
-
-static void
-handle_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void
 measure_usage(FILE *f)
@@ -97,7 +125,7 @@ wait_until(double t)
 	for (;;) {
 		double left = t - sf_ctl_monotonic_seconds();
 
-		if (interrupted)
+		if (sf_ctl_interrupted())
 			return false;
 		if (left <= 0)
 			return true;
@@ -213,7 +241,7 @@ measure_plain(struct sampler *s)
 		if (take_sample(s, &watts) != 0)
 			return 1;
 	}
-	if (interrupted) {
+	if (sf_ctl_interrupted()) {
 		fprintf(stderr, "stillframectl: measure: interrupted\n");
 		return EXIT_INTERRUPTED;
 	}
@@ -255,7 +283,7 @@ print_ab(const struct sampler *s, const struct sf_measure_welch *w,
 /* The windows, in turns paused and running; each window's mean goes to
  * `paused` or `running`. */
 static int
-run_windows(struct sampler *s, const struct sf_ctl_policy *policy,
+run_windows(struct sampler *s, struct sf_ctl_policy *policy,
 	    long n_windows, double *paused, size_t *n_paused,
 	    double *running, size_t *n_running)
 {
@@ -271,7 +299,7 @@ run_windows(struct sampler *s, const struct sf_ctl_policy *policy,
 		if (!wait_until(begin))
 			return 0;
 
-		int ret = policy->set_paused(policy->data, pause);
+		int ret = policy_set_paused(policy, pause);
 
 		if (ret != 0)
 			return ret;
@@ -285,7 +313,7 @@ run_windows(struct sampler *s, const struct sf_ctl_policy *policy,
 			sum += watts;
 			n++;
 		}
-		if (interrupted)
+		if (sf_ctl_interrupted())
 			return 0;
 		if (pause)
 			paused[(*n_paused)++] = sum / (double)n;
@@ -296,7 +324,7 @@ run_windows(struct sampler *s, const struct sf_ctl_policy *policy,
 }
 
 static int
-measure_ab(struct sampler *s, const struct sf_ctl_policy *policy)
+measure_ab(struct sampler *s, struct sf_ctl_policy *policy)
 {
 	const struct measure_options *o = s->options;
 	long n_windows = (long)(o->seconds / o->window + 1e-9);
@@ -309,13 +337,13 @@ measure_ab(struct sampler *s, const struct sf_ctl_policy *policy)
 	if (ret != 0)
 		fprintf(stderr, "stillframectl: out of memory\n");
 	if (ret == 0)
-		ret = policy->get_paused(policy->data, &was_paused);
+		ret = policy_get_paused(policy, &was_paused);
 	if (ret == 0) {
 		ret = run_windows(s, policy, n_windows, paused, &n_paused,
 				  running, &n_running);
 
 		/* Whatever happened, as it was found. */
-		int put_back = policy->set_paused(policy->data, was_paused);
+		int put_back = policy_set_paused(policy, was_paused);
 
 		if (put_back != 0)
 			fprintf(stderr, "stillframectl: measure: could not %s stillframe as it was\n",
@@ -323,7 +351,7 @@ measure_ab(struct sampler *s, const struct sf_ctl_policy *policy)
 		if (ret == 0)
 			ret = put_back;
 	}
-	if (ret == 0 && interrupted) {
+	if (ret == 0 && sf_ctl_interrupted()) {
 		fprintf(stderr, "stillframectl: measure: interrupted; stillframe is %s, as it was\n",
 			was_paused ? "paused" : "running");
 		ret = EXIT_INTERRUPTED;
@@ -343,8 +371,8 @@ measure_ab(struct sampler *s, const struct sf_ctl_policy *policy)
 	return ret;
 }
 
-int
-sf_ctl_measure_main(int argc, char **argv, const struct sf_ctl_policy *policy)
+static int
+measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 {
 	static const struct option options[] = {
 		{ "for", required_argument, NULL, 'f' },
@@ -447,18 +475,44 @@ sf_ctl_measure_main(int argc, char **argv, const struct sf_ctl_policy *policy)
 	}
 
 	struct sampler s = { .platform = platform, .options = &o };
-	struct sigaction sa = { .sa_handler = handle_signal };
 	double watts;
 	int ret;
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sf_ctl_catch_interrupts();
 	/* Refuse at once, before touching the policy. */
 	ret = take_sample(&s, &watts);
 	s = (struct sampler){ .platform = platform, .options = &o };
 	if (ret == 0)
 		ret = o.ab ? measure_ab(&s, policy) : measure_plain(&s);
 	sf_platform_destroy(platform);
+	return ret;
+}
+
+int
+sf_ctl_cmd_measure(int argc, char **argv, enum sf_ctl_choice choice)
+{
+	struct sf_ctl_policy policy = { .choice = choice };
+	int n = 0;
+
+	/* --x11 and --wayland may come after the command too, as for the
+	 * others; measure's own options are the rest. */
+	for (int i = 0; i < argc; i++) {
+		int ret = 0;
+
+		if (strcmp(argv[i], "--x11") == 0)
+			ret = sf_ctl_force_backend(&policy.choice,
+						   SF_CTL_CHOICE_X11);
+		else if (strcmp(argv[i], "--wayland") == 0)
+			ret = sf_ctl_force_backend(&policy.choice,
+						   SF_CTL_CHOICE_WAYLAND);
+		else
+			argv[n++] = argv[i];
+		if (ret != 0)
+			return ret;
+	}
+
+	int ret = measure_main(n, argv, &policy);
+
+	sf_ctl_disconnect(policy.conn);
 	return ret;
 }

@@ -5,7 +5,7 @@
  * of common/ and prints the ratio, what the display engine would read
  * per second at the given refresh, and advice.  Needs no compositor,
  * but with --screen it takes Weston's outputs instead, as they are
- * (stillframectl-screen.c).
+ * (ctl-screen.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,10 +17,9 @@
 #include <png.h>
 #endif
 
+#include "ctl-commands.h"
+#include "ctl-screen.h"
 #include "sf-fbc.h"
-#include "stillframectl-fbc.h"
-#include "stillframectl-screen.h"
-#include "stillframectl-x.h"	/* sf_ctl_json_string */
 
 /* Larger than any panel; keeps a hostile header from asking for
  * gigabytes. */
@@ -321,7 +320,7 @@ screen_shot(void *data, const char *output, uint32_t width, uint32_t height,
 }
 
 int
-sf_ctl_fbc_main(int argc, char **argv)
+sf_ctl_cmd_fbc(int argc, char **argv, enum sf_ctl_choice choice)
 {
 	static const struct option options[] = {
 		{ "refresh", required_argument, NULL, 'r' },

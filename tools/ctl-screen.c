@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,8 @@
 
 #include <wayland-client.h>
 
-#include "stillframectl-screen.h"
-#include "stillframectl-x.h"	/* the Wayland log handler */
+#include "ctl-screen.h"
+#include "ctl-wayland-log.h"
 #include "weston-output-capture-client-protocol.h"
 #include "weston-screenshooter-client-protocol.h"
 
