@@ -62,10 +62,8 @@ struct sf_weston_output {
 	 * repaint_for_mode_switch. */
 	struct wl_event_source *mode_repaint_timer;
 	bool mode_repaint_due;
-	/* Inside the repaint hooks, where libweston 13 and later must not
-	 * see a mode switch: one the core asks for there waits for
-	 * mode_idle, right after the repaint. */
-	bool in_repaint_hook;
+	/* A mode switch asked for inside the repaint hooks
+	 * (sfw->in_repaint_hook), carried out right after the repaint. */
 	struct wl_event_source *mode_idle;
 	size_t deferred_mode;
 
@@ -216,18 +214,22 @@ decide(struct sf_weston_output *swo)
 	uint32_t force = swo->force | pending_damage_force(swo);
 	uint64_t views = view_signature(output);
 
+	/* Called from the repaint hooks only: a mode switch the core asks
+	 * for here may have to wait (core_set_mode).  Placing the surfaces
+	 * is part of it: a window that holds an idle inhibitor, placed on
+	 * an output in standby, lifts the output to low-refresh at once,
+	 * and the new window's vote for the native rate switches its mode
+	 * right there. */
+	sfw->in_repaint_hook = true;
 	if (views != swo->painted_views) {
 		force |= SF_FORCE_GEOMETRY;
 		sf_weston_surface_place_all(sfw);
 	}
 
 	sf_time_t now = sf_weston_now(sfw), deadline;
-	/* Called from the repaint hooks only: a mode switch the core asks
-	 * for here may have to wait (core_set_mode). */
-	swo->in_repaint_hook = true;
 	enum sf_repaint_decision d =
 		sf_output_repaint(swo->core, force, now, &deadline);
-	swo->in_repaint_hook = false;
+	sfw->in_repaint_hook = false;
 	sf_weston_schedule_dispatch(sfw);
 
 	swo->decided = true;
@@ -459,7 +461,8 @@ core_set_mode(void *data, struct sf_output *o, size_t index)
 		return true;
 	if (index >= swo->n_modes || !output->switch_mode)
 		return false;
-	if (!swo->in_repaint_hook || sf_compat_mode_switch_in_repaint_safe())
+	if (!swo->sfw->in_repaint_hook ||
+	    sf_compat_mode_switch_in_repaint_safe())
 		return apply_mode(swo, index);
 	/* libweston 13 and later rebuild the paint nodes a mode switch
 	 * dirties only at the next repaint, and abort on them in this

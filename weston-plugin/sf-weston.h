@@ -69,6 +69,11 @@ struct sf_weston {
 	bool inhibitors_applied;	/* every output inhibited in the core,
 					 * for the compositor's other reasons */
 	bool feedback_layout_logged;	/* output.c: said once */
+	/* Inside an output's repaint hooks (output.c, decide), where
+	 * libweston 13 and later must not see a mode switch on any output
+	 * (a switch that resizes one reflows the others' views): a switch
+	 * the core asks for then waits for the output's mode_idle. */
+	bool in_repaint_hook;
 
 	/* Emitted for every input event after the core saw it. */
 	struct wl_signal input_signal;

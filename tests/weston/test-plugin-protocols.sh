@@ -9,7 +9,10 @@
 #  - stillframe_control_v1 pause and resume (stillframectl);
 #  - zwp_idle_inhibit_manager_v1: an inhibitor keeps DPMS on;
 #  - ext_idle_notifier_v1: swayidle gets idled and resumed, and no
-#    idled while an inhibitor is active.
+#    idled while an inhibitor is active;
+#  - an inhibitor's window shown on an output in standby: Weston lives
+#    through the mode switch that follows (libweston 14's
+#    paint_node_update_late assertion).
 #
 # Meson passes SF_FAKE_KMS, SF_PLUGIN, SF_TEST_CLIENT (sf-test-client.c)
 # and SF_CTL (stillframectl).
@@ -475,6 +478,40 @@ if $have_swayidle; then
 else
 	tap_skip "swayidle gets idled" "swayidle is not installed"
 fi
+wt_stop
+
+# ---- 6. an inhibitor's window shown on an output in standby ----
+# The window is placed inside a repaint, where its inhibitor lifts the
+# output to low-refresh and its vote as a new window asks for the
+# native rate: that mode switch must wait for the repaint's end
+# (libweston 13 and later abort on a switch between the paint nodes'
+# early and late updates).  New windows keep the native rate 1.5 s, so
+# the output is at 30 Hz well before standby at 4 s.
+wt_start sf-proto-inhibit-standby -l stillframe < <(ini \
+	low-refresh-timeout=200 new-window-native=1500 dim-timeout=0 \
+	standby-timeout=4 off-timeout=600 quick-wake-window=0)
+
+standby_at_30() {
+	dpms_is standby && mode_is 30000
+}
+# The requests after the first n: DPMS on, then 60 Hz (and later,
+# once the window is no longer new, maybe 30 Hz again).
+switched_to_60() {
+	case $(requests_since "$n") in
+	"dpms on;switch_mode 1024x640@60000 ok;"*) return 0 ;;
+	esac
+	return 1
+}
+tap_ok "wt_poll \$WT_TIMEOUT 'standby at 30 Hz' standby_at_30" \
+	"without input the output goes to standby at 30 Hz"
+n=$(request_count)
+wt_client "$SF_TEST_CLIENT" --inhibit --app-id sf-late-inhibitor
+tap_ok "wt_poll \$WT_TIMEOUT 'DPMS on, then 60 Hz' switched_to_60" \
+	"an inhibitor's window shown in standby: DPMS on, then the native rate"
+tap_ok "dpms_is on" "DPMS is on"
+tap_ok "kill -0 \$WT_PID" "Weston is still running"
+tap_is "$(grep -c Assertion "$WT_DIR/weston.out")" 0 \
+	"and reports no failed assertion"
 wt_stop
 
 tap_done
