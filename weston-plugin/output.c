@@ -89,6 +89,16 @@ sf_weston_output_find(struct sf_weston *sfw, struct weston_output *output)
 	return NULL;
 }
 
+/* The output behind a backend hook we wrapped (compat.c calls us with
+ * Weston's output only). */
+static struct sf_weston_output *
+wrapped_output(struct weston_output *output)
+{
+	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
+
+	return sfw ? sf_weston_output_find(sfw, output) : NULL;
+}
+
 void
 sf_weston_output_force_all(struct sf_weston *sfw, uint32_t force)
 {
@@ -242,9 +252,7 @@ void
 sf_weston_output_handle_assign_planes(struct weston_output *output,
 				      const struct sf_compat_frame *frame)
 {
-	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
-	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
-					   : NULL;
+	struct sf_weston_output *swo = wrapped_output(output);
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return;
@@ -299,9 +307,7 @@ int
 sf_weston_output_handle_repaint(struct weston_output *output,
 				const struct sf_compat_frame *frame)
 {
-	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
-	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
-					   : NULL;
+	struct sf_weston_output *swo = wrapped_output(output);
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return 0;
@@ -318,12 +324,12 @@ sf_weston_output_handle_repaint(struct weston_output *output,
 		 * without a timestamp: paint it instead (the planes were
 		 * not assigned; the backend copes with that as it does
 		 * with disable_planes). */
-		if (!sfw->feedback_layout_logged)
+		if (!swo->sfw->feedback_layout_logged)
 			weston_log("stillframe: this libweston's presentation "
 				   "feedback is not laid out as stillframe "
 				   "expects; frames with feedback are never "
 				   "held\n");
-		sfw->feedback_layout_logged = true;
+		swo->sfw->feedback_layout_logged = true;
 		swo->hold = false;
 	}
 	if (swo->hold && !swo->finish_idle) {
