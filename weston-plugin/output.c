@@ -803,8 +803,8 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	bool hotplugged = output_is_hotplugged(sfw, output);
 	pixman_region32_init(&swo->expected);
 	sf_compat_output_wrap(output, &swo->backend);
-	swo->destroy_listener.notify = output_handle_destroy;
-	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
+	sf_weston_listen(&output->destroy_signal, &swo->destroy_listener,
+			 output_handle_destroy);
 	wl_list_insert(sfw->outputs.prev, &swo->link);
 	sf_support_output_added(sfw->platform, output->name,
 				swo->manage_refresh);
@@ -859,14 +859,14 @@ sf_weston_output_init_all(struct sf_weston *sfw)
 		if (name)
 			snprintf(*name, sizeof(*name), "%s", head->name);
 	}
-	sfw->wake_listener.notify = compositor_handle_wake;
-	wl_signal_add(&sfw->compositor->wake_signal, &sfw->wake_listener);
+	sf_weston_listen(&sfw->compositor->wake_signal, &sfw->wake_listener,
+			 compositor_handle_wake);
 
 	wl_list_for_each(output, &sfw->compositor->output_list, link)
 		output_add(sfw, output);
-	sfw->output_created_listener.notify = compositor_handle_output_created;
-	wl_signal_add(&sfw->compositor->output_created_signal,
-		      &sfw->output_created_listener);
+	sf_weston_listen(&sfw->compositor->output_created_signal,
+			 &sfw->output_created_listener,
+			 compositor_handle_output_created);
 }
 
 void

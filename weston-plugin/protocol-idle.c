@@ -284,10 +284,9 @@ notifier_handle_get_idle_notification(struct wl_client *client,
 	/* An inert wl_seat (user data NULL) is a seat already gone. */
 	n->seat = wl_resource_get_user_data(seat_resource);
 	if (n->seat) {
-		n->seat_destroy_listener.notify =
-			notification_handle_seat_destroy;
-		wl_signal_add(&n->seat->destroy_signal,
-			      &n->seat_destroy_listener);
+		sf_weston_listen(&n->seat->destroy_signal,
+				 &n->seat_destroy_listener,
+				 notification_handle_seat_destroy);
 	}
 	n->timeout = (sf_time_t)timeout_ms * SF_NSEC_PER_MSEC;
 	n->last_activity = sf_weston_now(p->sfw);
@@ -311,8 +310,8 @@ sf_weston_idle_init(struct sf_weston_protocols *p)
 					    &ext_idle_notifier_v1_interface,
 					    &notifier_impl))
 		return false;
-	p->input_listener.notify = idle_handle_input;
-	wl_signal_add(&p->sfw->input_signal, &p->input_listener);
+	sf_weston_listen(&p->sfw->input_signal, &p->input_listener,
+			 idle_handle_input);
 	return true;
 }
 
