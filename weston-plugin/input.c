@@ -119,8 +119,8 @@ hook_pointer(struct sf_weston_seat *s, struct weston_pointer *pointer)
 	s->pointer_iface.button = pointer_handle_button;
 	s->pointer_iface.axis = pointer_handle_axis;
 	pointer->default_grab.interface = &s->pointer_iface;
-	s->motion_listener.notify = pointer_handle_motion_signal;
-	wl_signal_add(&pointer->motion_signal, &s->motion_listener);
+	sf_weston_listen(&pointer->motion_signal, &s->motion_listener,
+			 pointer_handle_motion_signal);
 }
 
 /* --- keyboard --- */
@@ -189,8 +189,8 @@ hook_keyboard(struct sf_weston_seat *s, struct weston_keyboard *keyboard)
 	s->keyboard_iface = *s->keyboard_orig;
 	s->keyboard_iface.key = keyboard_handle_key;
 	keyboard->default_grab.interface = &s->keyboard_iface;
-	s->focus_listener.notify = keyboard_handle_focus;
-	wl_signal_add(&keyboard->focus_signal, &s->focus_listener);
+	sf_weston_listen(&keyboard->focus_signal, &s->focus_listener,
+			 keyboard_handle_focus);
 }
 
 /* --- touch --- */
@@ -299,10 +299,10 @@ seat_add(struct sf_weston *sfw, struct weston_seat *seat)
 	s->sfw = sfw;
 	s->seat = seat;
 	s->focus_destroy_listener.notify = focus_handle_destroy;
-	s->caps_listener.notify = seat_handle_caps;
-	wl_signal_add(&seat->updated_caps_signal, &s->caps_listener);
-	s->destroy_listener.notify = seat_handle_destroy;
-	wl_signal_add(&seat->destroy_signal, &s->destroy_listener);
+	sf_weston_listen(&seat->updated_caps_signal, &s->caps_listener,
+			 seat_handle_caps);
+	sf_weston_listen(&seat->destroy_signal, &s->destroy_listener,
+			 seat_handle_destroy);
 	wl_list_insert(&sfw->seats, &s->link);
 	seat_handle_caps(&s->caps_listener, seat);
 }
@@ -322,9 +322,9 @@ sf_weston_input_init(struct sf_weston *sfw)
 
 	wl_list_for_each(seat, &sfw->compositor->seat_list, link)
 		seat_add(sfw, seat);
-	sfw->seat_created_listener.notify = compositor_handle_seat_created;
-	wl_signal_add(&sfw->compositor->seat_created_signal,
-		      &sfw->seat_created_listener);
+	sf_weston_listen(&sfw->compositor->seat_created_signal,
+			 &sfw->seat_created_listener,
+			 compositor_handle_seat_created);
 }
 
 void

@@ -87,6 +87,16 @@ sf_weston_output_find(struct sf_weston *sfw, struct weston_output *output)
 	return NULL;
 }
 
+/* The output behind a backend hook we wrapped (compat.c calls us with
+ * Weston's output only). */
+static struct sf_weston_output *
+wrapped_output(struct weston_output *output)
+{
+	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
+
+	return sfw ? sf_weston_output_find(sfw, output) : NULL;
+}
+
 void
 sf_weston_output_force_all(struct sf_weston *sfw, uint32_t force)
 {
@@ -244,9 +254,7 @@ void
 sf_weston_output_handle_assign_planes(struct weston_output *output,
 				      const struct sf_compat_frame *frame)
 {
-	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
-	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
-					   : NULL;
+	struct sf_weston_output *swo = wrapped_output(output);
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return;
@@ -301,9 +309,7 @@ int
 sf_weston_output_handle_repaint(struct weston_output *output,
 				const struct sf_compat_frame *frame)
 {
-	struct sf_weston *sfw = sf_weston_from_compositor(output->compositor);
-	struct sf_weston_output *swo = sfw ? sf_weston_output_find(sfw, output)
-					   : NULL;
+	struct sf_weston_output *swo = wrapped_output(output);
 
 	if (!swo)	/* cannot happen: unwrapped before we go */
 		return 0;
@@ -320,12 +326,12 @@ sf_weston_output_handle_repaint(struct weston_output *output,
 		 * without a timestamp: paint it instead (the planes were
 		 * not assigned; the backend copes with that as it does
 		 * with disable_planes). */
-		if (!sfw->feedback_layout_logged)
+		if (!swo->sfw->feedback_layout_logged)
 			weston_log("stillframe: this libweston's presentation "
 				   "feedback is not laid out as stillframe "
 				   "expects; frames with feedback are never "
 				   "held\n");
-		sfw->feedback_layout_logged = true;
+		swo->sfw->feedback_layout_logged = true;
 		swo->hold = false;
 	}
 	if (swo->hold && !swo->finish_idle) {
@@ -800,8 +806,8 @@ output_add(struct sf_weston *sfw, struct weston_output *output)
 	bool hotplugged = output_is_hotplugged(sfw, output);
 	pixman_region32_init(&swo->expected);
 	sf_compat_output_wrap(output, &swo->backend);
-	swo->destroy_listener.notify = output_handle_destroy;
-	wl_signal_add(&output->destroy_signal, &swo->destroy_listener);
+	sf_weston_listen(&output->destroy_signal, &swo->destroy_listener,
+			 output_handle_destroy);
 	wl_list_insert(sfw->outputs.prev, &swo->link);
 	sf_support_output_added(sfw->platform, output->name,
 				swo->manage_refresh);
@@ -856,14 +862,14 @@ sf_weston_output_init_all(struct sf_weston *sfw)
 		if (name)
 			snprintf(*name, sizeof(*name), "%s", head->name);
 	}
-	sfw->wake_listener.notify = compositor_handle_wake;
-	wl_signal_add(&sfw->compositor->wake_signal, &sfw->wake_listener);
+	sf_weston_listen(&sfw->compositor->wake_signal, &sfw->wake_listener,
+			 compositor_handle_wake);
 
 	wl_list_for_each(output, &sfw->compositor->output_list, link)
 		output_add(sfw, output);
-	sfw->output_created_listener.notify = compositor_handle_output_created;
-	wl_signal_add(&sfw->compositor->output_created_signal,
-		      &sfw->output_created_listener);
+	sf_weston_listen(&sfw->compositor->output_created_signal,
+			 &sfw->output_created_listener,
+			 compositor_handle_output_created);
 }
 
 void

@@ -329,6 +329,14 @@ compositor_handle_destroy(struct wl_listener *listener, void *data)
 	sf_weston_destroy(sfw);
 }
 
+void
+sf_weston_listen(struct wl_signal *signal, struct wl_listener *listener,
+		 wl_notify_func_t notify)
+{
+	listener->notify = notify;
+	wl_signal_add(signal, listener);
+}
+
 struct sf_weston *
 sf_weston_from_compositor(struct weston_compositor *compositor)
 {
@@ -401,9 +409,9 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 					" with enable=false: watching only");
 
 	sf_weston_output_init_all(sfw);
-	sfw->create_surface_listener.notify = compositor_handle_create_surface;
-	wl_signal_add(&compositor->create_surface_signal,
-		      &sfw->create_surface_listener);
+	sf_weston_listen(&compositor->create_surface_signal,
+			 &sfw->create_surface_listener,
+			 compositor_handle_create_surface);
 	sf_weston_surface_init_all(sfw);
 	sf_weston_input_init(sfw);
 	if (!sf_weston_protocols_init(sfw))

@@ -408,12 +408,6 @@ trace_handle_stop(struct wl_client *client, struct wl_resource *resource)
 		      (unsigned long long)sf_trace_recorder_get_dropped(rec));
 }
 
-static void
-trace_handle_destroy(struct wl_client *client, struct wl_resource *resource)
-{
-	wl_resource_destroy(resource);
-}
-
 /* Also reached when the client disconnects: the recording ends with
  * its reader. */
 static void
@@ -428,7 +422,7 @@ trace_resource_destroy(struct wl_resource *resource)
 }
 
 static const struct stillframe_trace_v1_interface trace_impl = {
-	.destroy = trace_handle_destroy,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.read = trace_handle_read,
 	.stop = trace_handle_stop,
 };
@@ -474,14 +468,8 @@ control_handle_record_trace(struct wl_client *client,
 	p->trace = trace;
 }
 
-static void
-control_handle_destroy(struct wl_client *client, struct wl_resource *resource)
-{
-	wl_resource_destroy(resource);
-}
-
 static const struct stillframe_control_v1_interface control_impl = {
-	.destroy = control_handle_destroy,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.get_status = control_handle_get_status,
 	.pause = control_handle_pause,
 	.resume = control_handle_resume,

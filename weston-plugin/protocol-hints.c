@@ -65,6 +65,48 @@ sf_weston_protocols_add_resource(struct wl_client *client,
 	return resource;
 }
 
+static void
+manager_global_handle_bind(struct wl_client *client, void *data,
+			   uint32_t version, uint32_t id)
+{
+	struct sf_weston_manager_global *g = data;
+
+	sf_weston_protocols_add_resource(client, &g->p->managers,
+					 g->interface, g->impl, g->p,
+					 version, id);
+}
+
+bool
+sf_weston_protocols_add_global(struct sf_weston_protocols *p,
+			       struct sf_weston_manager_global *g,
+			       const struct wl_interface *interface,
+			       const void *impl)
+{
+	g->p = p;
+	g->interface = interface;
+	g->impl = impl;
+	g->global = wl_global_create(p->sfw->compositor->wl_display,
+				     interface, 1, g,
+				     manager_global_handle_bind);
+	return g->global != NULL;
+}
+
+void
+sf_weston_protocols_remove_global(struct sf_weston_manager_global *g)
+{
+	if (g && g->global)
+		wl_global_destroy(g->global);
+	if (g)
+		g->global = NULL;
+}
+
+void
+sf_weston_protocols_destroy_resource(struct wl_client *client,
+				     struct wl_resource *resource)
+{
+	wl_resource_destroy(resource);
+}
+
 void
 sf_weston_protocols_untrack_all(struct wl_list *list)
 {
@@ -272,12 +314,6 @@ surface_object_target(struct wl_resource *resource, bool error_inert)
 	return sws;
 }
 
-static void
-destroy_resource(struct wl_client *client, struct wl_resource *resource)
-{
-	wl_resource_destroy(resource);
-}
-
 /* --- stillframe_surface_v1 --- */
 
 static void
@@ -350,7 +386,7 @@ hint_handle_set_priority(struct wl_client *client,
 }
 
 static const struct stillframe_surface_v1_interface hint_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.set_content_rate = hint_handle_set_content_rate,
 	.set_refresh_range = hint_handle_set_refresh_range,
 	.set_priority = hint_handle_set_priority,
@@ -403,20 +439,9 @@ manager_handle_get_surface(struct wl_client *client,
 			interval_to_us(sws->last_throttle_sent));
 }
 static const struct stillframe_manager_v1_interface manager_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.get_surface = manager_handle_get_surface,
 };
-
-static void
-bind_manager(struct wl_client *client, void *data, uint32_t version,
-	     uint32_t id)
-{
-	struct sf_weston_protocols *p = data;
-
-	sf_weston_protocols_add_resource(client, &p->managers,
-					 &stillframe_manager_v1_interface,
-					 &manager_impl, p, version, id);
-}
 
 /* --- wp_content_type_v1 --- */
 
@@ -451,7 +476,7 @@ content_type_handle_set_content_type(struct wl_client *client,
 }
 
 static const struct wp_content_type_v1_interface content_type_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.set_content_type = content_type_handle_set_content_type,
 };
 
@@ -470,28 +495,15 @@ content_type_manager_handle_get(struct wl_client *client,
 
 static const struct wp_content_type_manager_v1_interface
 content_type_manager_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.get_surface_content_type = content_type_manager_handle_get,
 };
-
-static void
-bind_content_type_manager(struct wl_client *client, void *data,
-			  uint32_t version, uint32_t id)
-{
-	struct sf_weston_protocols *p = data;
-
-	sf_weston_protocols_add_resource(client, &p->managers,
-					 &wp_content_type_manager_v1_interface,
-					 &content_type_manager_impl, p,
-					 version, id);
-}
 
 /* --- all protocols --- */
 
 bool
 sf_weston_protocols_init(struct sf_weston *sfw)
 {
-	struct wl_display *display = sfw->compositor->wl_display;
 	struct sf_weston_protocols *p = calloc(1, sizeof(*p));
 
 	if (!p) {
@@ -507,14 +519,12 @@ sf_weston_protocols_init(struct sf_weston *sfw)
 	wl_list_init(&p->input_listener.link);
 	sfw->protocols = p;
 
-	p->manager_global = wl_global_create(display,
-					     &stillframe_manager_v1_interface,
-					     1, p, bind_manager);
-	p->content_type_global =
-		wl_global_create(display,
-				 &wp_content_type_manager_v1_interface, 1, p,
-				 bind_content_type_manager);
-	if (!p->manager_global || !p->content_type_global ||
+	if (!sf_weston_protocols_add_global(p, &p->manager,
+					    &stillframe_manager_v1_interface,
+					    &manager_impl) ||
+	    !sf_weston_protocols_add_global(p, &p->content_type,
+				&wp_content_type_manager_v1_interface,
+				&content_type_manager_impl) ||
 	    !sf_weston_idle_init(p) || !sf_weston_control_init(p)) {
 		weston_log("stillframe: cannot create its Wayland globals\n");
 		sf_weston_protocols_finish(sfw);
@@ -544,10 +554,8 @@ sf_weston_protocols_finish(struct sf_weston *sfw)
 	}
 	sf_weston_protocols_untrack_all(&p->managers);
 
-	if (p->manager_global)
-		wl_global_destroy(p->manager_global);
-	if (p->content_type_global)
-		wl_global_destroy(p->content_type_global);
+	sf_weston_protocols_remove_global(&p->manager);
+	sf_weston_protocols_remove_global(&p->content_type);
 	free(p);
 	sfw->protocols = NULL;
 }

@@ -53,12 +53,6 @@ struct notification {
 	struct wl_list link;	/* sf_weston_protocols.notifications */
 };
 
-static void
-destroy_resource(struct wl_client *client, struct wl_resource *resource)
-{
-	wl_resource_destroy(resource);
-}
-
 /* --- zwp_idle_inhibitor_v1 --- */
 
 static void
@@ -93,7 +87,7 @@ inhibitor_destroy(struct wl_resource *resource)
 }
 
 static const struct zwp_idle_inhibitor_v1_interface inhibitor_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 };
 
 static void
@@ -138,20 +132,9 @@ inhibit_manager_handle_create_inhibitor(struct wl_client *client,
 
 static const struct zwp_idle_inhibit_manager_v1_interface
 inhibit_manager_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.create_inhibitor = inhibit_manager_handle_create_inhibitor,
 };
-
-static void
-bind_inhibit_manager(struct wl_client *client, void *data, uint32_t version,
-		     uint32_t id)
-{
-	struct sf_weston_protocols *p = data;
-
-	sf_weston_protocols_add_resource(client, &p->managers,
-					 &zwp_idle_inhibit_manager_v1_interface,
-					 &inhibit_manager_impl, p, version, id);
-}
 
 /* --- ext_idle_notification_v1 --- */
 
@@ -232,7 +215,7 @@ notification_destroy(struct wl_resource *resource)
 }
 
 static const struct ext_idle_notification_v1_interface notification_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 };
 
 /* Every input event, after the core saw it (data: struct
@@ -301,10 +284,9 @@ notifier_handle_get_idle_notification(struct wl_client *client,
 	/* An inert wl_seat (user data NULL) is a seat already gone. */
 	n->seat = wl_resource_get_user_data(seat_resource);
 	if (n->seat) {
-		n->seat_destroy_listener.notify =
-			notification_handle_seat_destroy;
-		wl_signal_add(&n->seat->destroy_signal,
-			      &n->seat_destroy_listener);
+		sf_weston_listen(&n->seat->destroy_signal,
+				 &n->seat_destroy_listener,
+				 notification_handle_seat_destroy);
 	}
 	n->timeout = (sf_time_t)timeout_ms * SF_NSEC_PER_MSEC;
 	n->last_activity = sf_weston_now(p->sfw);
@@ -312,39 +294,24 @@ notifier_handle_get_idle_notification(struct wl_client *client,
 }
 
 static const struct ext_idle_notifier_v1_interface notifier_impl = {
-	.destroy = destroy_resource,
+	.destroy = sf_weston_protocols_destroy_resource,
 	.get_idle_notification = notifier_handle_get_idle_notification,
 };
-
-static void
-bind_notifier(struct wl_client *client, void *data, uint32_t version,
-	      uint32_t id)
-{
-	struct sf_weston_protocols *p = data;
-
-	sf_weston_protocols_add_resource(client, &p->managers,
-					 &ext_idle_notifier_v1_interface,
-					 &notifier_impl, p, version, id);
-}
 
 /* --- globals --- */
 
 bool
 sf_weston_idle_init(struct sf_weston_protocols *p)
 {
-	struct wl_display *display = p->sfw->compositor->wl_display;
-
-	p->idle_inhibit_global =
-		wl_global_create(display,
-				 &zwp_idle_inhibit_manager_v1_interface, 1, p,
-				 bind_inhibit_manager);
-	p->idle_notifier_global =
-		wl_global_create(display, &ext_idle_notifier_v1_interface, 1,
-				 p, bind_notifier);
-	if (!p->idle_inhibit_global || !p->idle_notifier_global)
+	if (!sf_weston_protocols_add_global(p, &p->idle_inhibit,
+				&zwp_idle_inhibit_manager_v1_interface,
+				&inhibit_manager_impl) ||
+	    !sf_weston_protocols_add_global(p, &p->idle_notifier,
+					    &ext_idle_notifier_v1_interface,
+					    &notifier_impl))
 		return false;
-	p->input_listener.notify = idle_handle_input;
-	wl_signal_add(&p->sfw->input_signal, &p->input_listener);
+	sf_weston_listen(&p->sfw->input_signal, &p->input_listener,
+			 idle_handle_input);
 	return true;
 }
 
@@ -369,10 +336,6 @@ sf_weston_idle_finish(struct sf_weston_protocols *p)
 		notification_free(n);
 	}
 
-	if (p->idle_inhibit_global)
-		wl_global_destroy(p->idle_inhibit_global);
-	if (p->idle_notifier_global)
-		wl_global_destroy(p->idle_notifier_global);
-	p->idle_inhibit_global = NULL;
-	p->idle_notifier_global = NULL;
+	sf_weston_protocols_remove_global(&p->idle_inhibit);
+	sf_weston_protocols_remove_global(&p->idle_notifier);
 }

@@ -18,16 +18,27 @@
 
 #include "sf-weston.h"
 
+struct sf_weston_protocols;
+
+/* A global whose bound objects keep no state of their own: binding it
+ * only puts the resource on sf_weston_protocols.managers. */
+struct sf_weston_manager_global {
+	struct sf_weston_protocols *p;
+	const struct wl_interface *interface;
+	const void *impl;
+	struct wl_global *global;
+};
+
 struct sf_weston_protocols {
 	struct sf_weston *sfw;
 
 	/* stillframe_manager_v1, wp_content_type_manager_v1,
 	 * zwp_idle_inhibit_manager_v1, ext_idle_notifier_v1 and
 	 * stillframe_control_v1. */
-	struct wl_global *manager_global;
-	struct wl_global *content_type_global;
-	struct wl_global *idle_inhibit_global;
-	struct wl_global *idle_notifier_global;
+	struct sf_weston_manager_global manager;
+	struct sf_weston_manager_global content_type;
+	struct sf_weston_manager_global idle_inhibit;
+	struct sf_weston_manager_global idle_notifier;
 	struct wl_global *control_global;
 	bool global_filter_set;
 
@@ -62,6 +73,24 @@ sf_weston_protocols_add_resource(struct wl_client *client,
 /* Takes every resource off `list` and sets its user data to NULL. */
 void
 sf_weston_protocols_untrack_all(struct wl_list *list);
+
+/* Creates `g` as a version 1 global of `interface` served by `impl`.
+ * Returns false if the global could not be created. */
+bool
+sf_weston_protocols_add_global(struct sf_weston_protocols *p,
+			       struct sf_weston_manager_global *g,
+			       const struct wl_interface *interface,
+			       const void *impl);
+
+/* Destroys `g`'s global if it has one; NULL-safe, may run twice. */
+void
+sf_weston_protocols_remove_global(struct sf_weston_manager_global *g);
+
+/* The destroy request of every interface whose objects need nothing
+ * more than their resource's destructor. */
+void
+sf_weston_protocols_destroy_resource(struct wl_client *client,
+				     struct wl_resource *resource);
 
 /* protocol-idle.c */
 bool

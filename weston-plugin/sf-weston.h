@@ -149,6 +149,11 @@ struct sf_weston_surface {
 struct sf_weston *
 sf_weston_from_compositor(struct weston_compositor *compositor);
 
+/* Sets `listener` to call `notify` and adds it to `signal`. */
+void
+sf_weston_listen(struct wl_signal *signal, struct wl_listener *listener,
+		 wl_notify_func_t notify);
+
 /* The core's log hook: the "stillframe" log scope, errors also to the
  * main log. */
 void

@@ -70,10 +70,10 @@ sf_weston_surface_get(struct sf_weston *sfw, struct weston_surface *surface)
 	sf_tile_map_init(&sws->tiles);
 	sws->current.rate_den = 1;
 	sws->pending.hints = sws->current;
-	sws->commit_listener.notify = surface_handle_commit;
-	wl_signal_add(&surface->commit_signal, &sws->commit_listener);
-	sws->destroy_listener.notify = surface_handle_destroy;
-	wl_signal_add(&surface->destroy_signal, &sws->destroy_listener);
+	sf_weston_listen(&surface->commit_signal, &sws->commit_listener,
+			 surface_handle_commit);
+	sf_weston_listen(&surface->destroy_signal, &sws->destroy_listener,
+			 surface_handle_destroy);
 	wl_list_insert(&sfw->surfaces, &sws->link);
 	/* A player's new subsurface plays with its inhibitor. */
 	if (surface->resource)
