@@ -712,6 +712,15 @@ need_extension(struct bench_x *bx, xcb_extension_t *ext, const char *name,
 		*first_event = r->first_event;
 }
 
+/* Whether an extension's major.minor is at least want_major.want_minor. */
+static bool
+version_at_least(uint32_t major, uint32_t minor, uint32_t want_major,
+		 uint32_t want_minor)
+{
+	return major > want_major ||
+	       (major == want_major && minor >= want_minor);
+}
+
 static void
 setup(struct bench_x *bx)
 {
@@ -732,15 +741,13 @@ setup(struct bench_x *bx)
 
 	xcb_damage_query_version_reply_t *dv =
 		xcb_damage_query_version_reply(bx->conn, dc, NULL);
-	bool damage_ok = dv && (dv->major_version > 1 ||
-				(dv->major_version == 1 &&
-				 dv->minor_version >= 1));
+	bool damage_ok = dv && version_at_least(dv->major_version,
+						dv->minor_version, 1, 1);
 	free(dv);
 	xcb_randr_query_version_reply_t *rv =
 		xcb_randr_query_version_reply(bx->conn, rc, NULL);
-	bool randr_ok = rv && (rv->major_version > 1 ||
-			       (rv->major_version == 1 &&
-				rv->minor_version >= 3));
+	bool randr_ok = rv && version_at_least(rv->major_version,
+					       rv->minor_version, 1, 3);
 	free(rv);
 	free(xcb_test_get_version_reply(bx->conn, tc, NULL));
 	xcb_intern_atom_reply_t *atom =
