@@ -346,18 +346,12 @@ sf_ctl_cmd_fbc(int argc, char **argv, enum sf_ctl_choice choice)
 		case 's':
 			screen = true;
 			break;
-		case 'r': {
-			char *end;
-
-			errno = 0;
-			refresh = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(refresh >= 1) ||
-			    refresh > 1000)
+		case 'r':
+			if (!sf_ctl_parse_number(optarg, 1, 1000, &refresh))
 				return usage_error(
 					"--refresh %s: expected Hz from 1 to "
 					"1000", optarg);
 			break;
-		}
 		case ':':
 			return usage_error("option '%s' needs a value",
 					       argv[optind - 1]);

@@ -102,21 +102,6 @@ measure_usage(FILE *f)
 
 #define usage_error(...) sf_ctl_command_usage_error("measure", __VA_ARGS__)
 
-static bool
-parse_seconds(const char *s, double min, double max, double *out)
-{
-	char *end;
-
-	errno = 0;
-
-	double v = strtod(s, &end);
-
-	if (errno || end == s || *end || !(v >= min) || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* Sleeps until the monotonic time `t`, in short steps so that a signal
  * is seen soon; false once one came. */
 static bool
@@ -400,12 +385,12 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 			measure_usage(stdout);
 			return 0;
 		case 'f':
-			if (!parse_seconds(optarg, 0.05, 7 * 86400, &o.seconds))
+			if (!sf_ctl_parse_number(optarg, 0.05, 7 * 86400, &o.seconds))
 				return usage_error("--for %s: expected seconds from 0.05 to 604800",
 							   optarg);
 			break;
 		case 'i':
-			if (!parse_seconds(optarg, 0.05, 3600, &o.interval))
+			if (!sf_ctl_parse_number(optarg, 0.05, 3600, &o.interval))
 				return usage_error("--interval %s: expected seconds from 0.05 to 3600",
 							   optarg);
 			break;
@@ -413,13 +398,13 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 			o.ab = true;
 			break;
 		case 'w':
-			if (!parse_seconds(optarg, 0.1, 86400, &o.window))
+			if (!sf_ctl_parse_number(optarg, 0.1, 86400, &o.window))
 				return usage_error("--window %s: expected seconds from 0.1 to 86400",
 							   optarg);
 			window_given = true;
 			break;
 		case 's':
-			if (!parse_seconds(optarg, 0, 3600, &o.settle))
+			if (!sf_ctl_parse_number(optarg, 0, 3600, &o.settle))
 				return usage_error("--settle %s: expected seconds from 0 to 3600",
 							   optarg);
 			window_given = true;

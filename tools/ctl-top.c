@@ -282,16 +282,15 @@ sf_ctl_cmd_top(int argc, char **argv, enum sf_ctl_choice choice)
 			break;
 		}
 	}
-	if (o.status != 0)
-		return sf_ctl_options_exit(&o);
-	if (optind < argc)
-		return sf_ctl_usage_error("top: unexpected argument '%s'",
-					  argv[optind]);
+	int ret;
+
+	if (sf_ctl_options_end(&o, argc, argv, &ret))
+		return ret;
 
 	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
 	struct sf_ctl_conn *conn;
-	int ret = sf_ctl_connect(b, choice, &conn);
 
+	ret = sf_ctl_connect(b, choice, &conn);
 	if (ret == 0)
 		ret = run(conn, interval, count, json, all);
 	sf_ctl_disconnect(conn);

@@ -78,8 +78,19 @@ sf_ctl_next_option(struct sf_ctl_options *o, int argc, char **argv);
 int
 sf_ctl_options_exit(const struct sf_ctl_options *o);
 
+/* For a command without operands, once sf_ctl_next_option returned -1:
+ * true when the command stops there, with its exit status in
+ * *exit_status (after --help, a usage error or an operand). */
+bool
+sf_ctl_options_end(const struct sf_ctl_options *o, int argc, char **argv,
+		   int *exit_status);
+
 bool
 sf_ctl_parse_u32(const char *s, uint32_t *out);
+
+/* A number from min to max, both included, and nothing after it. */
+bool
+sf_ctl_parse_number(const char *s, double min, double max, double *out);
 
 /* top --interval: 0.05 to 3600 seconds. */
 bool
