@@ -95,6 +95,35 @@ sf_ctl_next_option(struct sf_ctl_options *o, int argc, char **argv)
 }
 
 int
+sf_ctl_next_own_option(struct sf_ctl_options *o, int argc, char **argv)
+{
+	/* The first call starts over at argv[1]. */
+	if (o->status == 0 && !o->table_started) {
+		o->table_started = true;
+		optind = 1;
+	}
+	opterr = 0;
+
+	int c = getopt_long(argc, argv, o->letters, o->table, NULL);
+
+	if (c == -1)
+		return stop(o, 0);
+	if (c == 'h') {
+		o->usage(stdout);
+		return stop(o, -1);
+	}
+	if (c == ':')
+		return stop(o, sf_ctl_command_usage_error(o->command,
+							  "option '%s' needs a value",
+							  argv[optind - 1]));
+	if (c == '?')
+		return stop(o, sf_ctl_command_usage_error(o->command,
+							  "unknown option '%s'",
+							  argv[optind - 1]));
+	return c;
+}
+
+int
 sf_ctl_options_exit(const struct sf_ctl_options *o)
 {
 	return o->status < 0 ? 0 : o->status;
@@ -106,6 +135,10 @@ sf_ctl_options_end(const struct sf_ctl_options *o, int argc, char **argv,
 {
 	if (o->status != 0)
 		*exit_status = sf_ctl_options_exit(o);
+	else if (optind < argc && o->table)
+		*exit_status = sf_ctl_command_usage_error(o->command,
+							  "unexpected argument '%s'",
+							  argv[optind]);
 	else if (optind < argc)
 		*exit_status = sf_ctl_usage_error("%s: unexpected argument '%s'",
 						  o->command, argv[optind]);

@@ -329,17 +329,16 @@ sf_ctl_cmd_fbc(int argc, char **argv, enum sf_ctl_choice choice)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct sf_ctl_options opts = {
+		.command = "fbc", .table = options, .letters = ":h",
+		.usage = fbc_usage,
+	};
 	double refresh = 60.0;
 	bool json = false, screen = false;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = sf_ctl_next_own_option(&opts, argc, argv)) != -1) {
 		switch (c) {
-		case 'h':
-			fbc_usage(stdout);
-			return 0;
 		case 'j':
 			json = true;
 			break;
@@ -352,14 +351,10 @@ sf_ctl_cmd_fbc(int argc, char **argv, enum sf_ctl_choice choice)
 					"--refresh %s: expected Hz from 1 to "
 					"1000", optarg);
 			break;
-		case ':':
-			return usage_error("option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'",
-					       argv[optind - 1]);
 		}
 	}
+	if (opts.status != 0)
+		return sf_ctl_options_exit(&opts);
 	if (screen) {
 		struct screen_options o = { refresh, json };
 

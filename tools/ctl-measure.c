@@ -374,16 +374,15 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 	struct measure_options o = {
 		.interval = 1, .window = 30, .settle = 2,
 	};
+	struct sf_ctl_options opts = {
+		.command = "measure", .table = options, .letters = ":h",
+		.usage = measure_usage,
+	};
 	bool window_given = false;
-	int c;
+	int c, ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = sf_ctl_next_own_option(&opts, argc, argv)) != -1) {
 		switch (c) {
-		case 'h':
-			measure_usage(stdout);
-			return 0;
 		case 'f':
 			if (!sf_ctl_parse_number(optarg, 0.05, 7 * 86400, &o.seconds))
 				return usage_error("--for %s: expected seconds from 0.05 to 604800",
@@ -420,17 +419,10 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 				return usage_error("--root needs an absolute directory without \"..\"");
 			o.root = optarg;
 			break;
-		case ':':
-			return usage_error("option '%s' needs a value",
-						   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'",
-						   argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'",
-					   argv[optind]);
+	if (sf_ctl_options_end(&opts, argc, argv, &ret))
+		return ret;
 	if (o.seconds == 0)
 		return usage_error("--for SECONDS is required");
 	if (window_given && !o.ab)
@@ -461,7 +453,6 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 
 	struct sampler s = { .platform = platform, .options = &o };
 	double watts;
-	int ret;
 
 	sf_ctl_catch_interrupts();
 	/* Refuse at once, before touching the policy. */
