@@ -37,8 +37,7 @@ policy_connect(struct sf_ctl_policy *p)
 	if (p->conn)
 		return 0;
 
-	int ret = sf_ctl_connect(sf_ctl_backend_choose(p->choice), p->choice,
-				 &p->conn);
+	int ret = sf_ctl_connect(p->choice, &p->conn);
 
 	if (ret != 0) {
 		sf_ctl_disconnect(p->conn);

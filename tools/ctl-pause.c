@@ -24,10 +24,9 @@ sf_ctl_cmd_pause(int argc, char **argv, enum sf_ctl_choice choice)
 	if (sf_ctl_options_end(&o, argc, argv, &ret))
 		return ret;
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
 	struct sf_ctl_conn *conn;
 
-	ret = sf_ctl_connect(b, choice, &conn);
+	ret = sf_ctl_connect(choice, &conn);
 	if (ret == 0)
 		ret = sf_ctl_set_paused(conn, paused);
 	sf_ctl_disconnect(conn);

@@ -288,10 +288,9 @@ sf_ctl_cmd_top(int argc, char **argv, enum sf_ctl_choice choice)
 	if (sf_ctl_options_end(&o, argc, argv, &ret))
 		return ret;
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
 	struct sf_ctl_conn *conn;
 
-	ret = sf_ctl_connect(b, choice, &conn);
+	ret = sf_ctl_connect(choice, &conn);
 	if (ret == 0)
 		ret = run(conn, interval, count, json, all);
 	sf_ctl_disconnect(conn);

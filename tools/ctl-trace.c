@@ -122,10 +122,9 @@ sf_ctl_cmd_trace(int argc, char **argv, enum sf_ctl_choice choice)
 	if (!path)
 		return sf_ctl_usage_error("trace: give -o FILE (- for standard output)");
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
 	struct sf_ctl_conn *conn;
 
-	ret = sf_ctl_connect(b, choice, &conn);
+	ret = sf_ctl_connect(choice, &conn);
 	if (ret == 0)
 		ret = run(conn, seconds, path);
 	/* Disconnecting ends a recording that is still running. */
