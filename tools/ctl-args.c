@@ -95,9 +95,56 @@ sf_ctl_next_option(struct sf_ctl_options *o, int argc, char **argv)
 }
 
 int
+sf_ctl_next_own_option(struct sf_ctl_options *o, int argc, char **argv)
+{
+	/* The first call starts over at argv[1]. */
+	if (o->status == 0 && !o->table_started) {
+		o->table_started = true;
+		optind = 1;
+	}
+	opterr = 0;
+
+	int c = getopt_long(argc, argv, o->letters, o->table, NULL);
+
+	if (c == -1)
+		return stop(o, 0);
+	if (c == 'h') {
+		o->usage(stdout);
+		return stop(o, -1);
+	}
+	if (c == ':')
+		return stop(o, sf_ctl_command_usage_error(o->command,
+							  "option '%s' needs a value",
+							  argv[optind - 1]));
+	if (c == '?')
+		return stop(o, sf_ctl_command_usage_error(o->command,
+							  "unknown option '%s'",
+							  argv[optind - 1]));
+	return c;
+}
+
+int
 sf_ctl_options_exit(const struct sf_ctl_options *o)
 {
 	return o->status < 0 ? 0 : o->status;
+}
+
+bool
+sf_ctl_options_end(const struct sf_ctl_options *o, int argc, char **argv,
+		   int *exit_status)
+{
+	if (o->status != 0)
+		*exit_status = sf_ctl_options_exit(o);
+	else if (optind < argc && o->table)
+		*exit_status = sf_ctl_command_usage_error(o->command,
+							  "unexpected argument '%s'",
+							  argv[optind]);
+	else if (optind < argc)
+		*exit_status = sf_ctl_usage_error("%s: unexpected argument '%s'",
+						  o->command, argv[optind]);
+	else
+		return false;
+	return true;
 }
 
 static bool
@@ -155,7 +202,7 @@ sf_ctl_parse_thousandths(const char **s, uint32_t *out)
 }
 
 bool
-sf_ctl_parse_interval(const char *s, double *out)
+sf_ctl_parse_number(const char *s, double min, double max, double *out)
 {
 	char *end;
 
@@ -163,10 +210,17 @@ sf_ctl_parse_interval(const char *s, double *out)
 
 	double v = strtod(s, &end);
 
-	if (errno || end == s || *end || !(v >= 0.05) || v > 3600)
+	/* !(v >= min) also turns down "nan". */
+	if (errno || end == s || *end || !(v >= min) || v > max)
 		return false;
 	*out = v;
 	return true;
+}
+
+bool
+sf_ctl_parse_interval(const char *s, double *out)
+{
+	return sf_ctl_parse_number(s, 0.05, 3600, out);
 }
 
 /* trace --for: a day at most, which a recording's buffer outlasts only
@@ -174,13 +228,9 @@ sf_ctl_parse_interval(const char *s, double *out)
 bool
 sf_ctl_parse_seconds(const char *s, double *out)
 {
-	char *end;
+	double v;
 
-	errno = 0;
-
-	double v = strtod(s, &end);
-
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
+	if (!sf_ctl_parse_number(s, 0, 86400, &v) || v == 0)
 		return false;
 	*out = v;
 	return true;

@@ -21,9 +21,10 @@ sf_ctl_backend_choose(enum sf_ctl_choice choice)
 }
 
 int
-sf_ctl_connect(const struct sf_ctl_backend *b, enum sf_ctl_choice choice,
-	       struct sf_ctl_conn **conn)
+sf_ctl_connect(enum sf_ctl_choice choice, struct sf_ctl_conn **conn)
 {
+	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
+
 	*conn = NULL;
 	if (b->unavailable) {
 		fprintf(stderr, "stillframectl: %s%s\n", b->unavailable,

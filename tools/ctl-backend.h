@@ -186,11 +186,10 @@ extern const struct sf_ctl_backend sf_ctl_backend_x11;
 const struct sf_ctl_backend *
 sf_ctl_backend_choose(enum sf_ctl_choice choice);
 
-/* Connects to `b`, chosen by `choice`; 0, or the exit status after
- * saying why not. */
+/* Connects to the backend sf_ctl_backend_choose(choice) names; 0, or
+ * the exit status after saying why not. */
 int
-sf_ctl_connect(const struct sf_ctl_backend *b, enum sf_ctl_choice choice,
-	       struct sf_ctl_conn **conn);
+sf_ctl_connect(enum sf_ctl_choice choice, struct sf_ctl_conn **conn);
 
 void
 sf_ctl_disconnect(struct sf_ctl_conn *conn);

@@ -329,43 +329,32 @@ sf_ctl_cmd_fbc(int argc, char **argv, enum sf_ctl_choice choice)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct sf_ctl_options opts = {
+		.command = "fbc", .table = options, .letters = ":h",
+		.usage = fbc_usage,
+	};
 	double refresh = 60.0;
 	bool json = false, screen = false;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = sf_ctl_next_own_option(&opts, argc, argv)) != -1) {
 		switch (c) {
-		case 'h':
-			fbc_usage(stdout);
-			return 0;
 		case 'j':
 			json = true;
 			break;
 		case 's':
 			screen = true;
 			break;
-		case 'r': {
-			char *end;
-
-			errno = 0;
-			refresh = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(refresh >= 1) ||
-			    refresh > 1000)
+		case 'r':
+			if (!sf_ctl_parse_number(optarg, 1, 1000, &refresh))
 				return usage_error(
 					"--refresh %s: expected Hz from 1 to "
 					"1000", optarg);
 			break;
 		}
-		case ':':
-			return usage_error("option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'",
-					       argv[optind - 1]);
-		}
 	}
+	if (opts.status != 0)
+		return sf_ctl_options_exit(&opts);
 	if (screen) {
 		struct screen_options o = { refresh, json };
 

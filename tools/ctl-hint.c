@@ -153,7 +153,7 @@ sf_ctl_cmd_hint(int argc, char **argv, enum sf_ctl_choice choice)
 		return sf_ctl_usage_error("hint: give --rate, --range, --priority or --clear");
 
 	struct sf_ctl_conn *conn;
-	int ret = sf_ctl_connect(b, choice, &conn);
+	int ret = sf_ctl_connect(choice, &conn);
 
 	if (ret == 0)
 		ret = b->hint(conn, id, &h);

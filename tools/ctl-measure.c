@@ -37,8 +37,7 @@ policy_connect(struct sf_ctl_policy *p)
 	if (p->conn)
 		return 0;
 
-	int ret = sf_ctl_connect(sf_ctl_backend_choose(p->choice), p->choice,
-				 &p->conn);
+	int ret = sf_ctl_connect(p->choice, &p->conn);
 
 	if (ret != 0) {
 		sf_ctl_disconnect(p->conn);
@@ -101,21 +100,6 @@ measure_usage(FILE *f)
 }
 
 #define usage_error(...) sf_ctl_command_usage_error("measure", __VA_ARGS__)
-
-static bool
-parse_seconds(const char *s, double min, double max, double *out)
-{
-	char *end;
-
-	errno = 0;
-
-	double v = strtod(s, &end);
-
-	if (errno || end == s || *end || !(v >= min) || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 /* Sleeps until the monotonic time `t`, in short steps so that a signal
  * is seen soon; false once one came. */
@@ -389,23 +373,22 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 	struct measure_options o = {
 		.interval = 1, .window = 30, .settle = 2,
 	};
+	struct sf_ctl_options opts = {
+		.command = "measure", .table = options, .letters = ":h",
+		.usage = measure_usage,
+	};
 	bool window_given = false;
-	int c;
+	int c, ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = sf_ctl_next_own_option(&opts, argc, argv)) != -1) {
 		switch (c) {
-		case 'h':
-			measure_usage(stdout);
-			return 0;
 		case 'f':
-			if (!parse_seconds(optarg, 0.05, 7 * 86400, &o.seconds))
+			if (!sf_ctl_parse_number(optarg, 0.05, 7 * 86400, &o.seconds))
 				return usage_error("--for %s: expected seconds from 0.05 to 604800",
 							   optarg);
 			break;
 		case 'i':
-			if (!parse_seconds(optarg, 0.05, 3600, &o.interval))
+			if (!sf_ctl_parse_number(optarg, 0.05, 3600, &o.interval))
 				return usage_error("--interval %s: expected seconds from 0.05 to 3600",
 							   optarg);
 			break;
@@ -413,13 +396,13 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 			o.ab = true;
 			break;
 		case 'w':
-			if (!parse_seconds(optarg, 0.1, 86400, &o.window))
+			if (!sf_ctl_parse_number(optarg, 0.1, 86400, &o.window))
 				return usage_error("--window %s: expected seconds from 0.1 to 86400",
 							   optarg);
 			window_given = true;
 			break;
 		case 's':
-			if (!parse_seconds(optarg, 0, 3600, &o.settle))
+			if (!sf_ctl_parse_number(optarg, 0, 3600, &o.settle))
 				return usage_error("--settle %s: expected seconds from 0 to 3600",
 							   optarg);
 			window_given = true;
@@ -435,17 +418,10 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 				return usage_error("--root needs an absolute directory without \"..\"");
 			o.root = optarg;
 			break;
-		case ':':
-			return usage_error("option '%s' needs a value",
-						   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'",
-						   argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'",
-					   argv[optind]);
+	if (sf_ctl_options_end(&opts, argc, argv, &ret))
+		return ret;
 	if (o.seconds == 0)
 		return usage_error("--for SECONDS is required");
 	if (window_given && !o.ab)
@@ -476,7 +452,6 @@ measure_main(int argc, char **argv, struct sf_ctl_policy *policy)
 
 	struct sampler s = { .platform = platform, .options = &o };
 	double watts;
-	int ret;
 
 	sf_ctl_catch_interrupts();
 	/* Refuse at once, before touching the policy. */

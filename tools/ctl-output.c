@@ -108,9 +108,8 @@ sf_ctl_cmd_output(int argc, char **argv, enum sf_ctl_choice choice)
 						  w);
 	}
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
 	struct sf_ctl_conn *conn;
-	int ret = sf_ctl_connect(b, choice, &conn);
+	int ret = sf_ctl_connect(choice, &conn);
 
 	if (ret == 0)
 		ret = run(conn, name, set, power);

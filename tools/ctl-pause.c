@@ -19,16 +19,14 @@ sf_ctl_cmd_pause(int argc, char **argv, enum sf_ctl_choice choice)
 
 	while (sf_ctl_next_option(&o, argc, argv) != -1)
 		;
-	if (o.status != 0)
-		return sf_ctl_options_exit(&o);
-	if (optind < argc)
-		return sf_ctl_usage_error("%s: unexpected argument '%s'",
-					  argv[0], argv[optind]);
+	int ret;
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
+	if (sf_ctl_options_end(&o, argc, argv, &ret))
+		return ret;
+
 	struct sf_ctl_conn *conn;
-	int ret = sf_ctl_connect(b, choice, &conn);
 
+	ret = sf_ctl_connect(choice, &conn);
 	if (ret == 0)
 		ret = sf_ctl_set_paused(conn, paused);
 	sf_ctl_disconnect(conn);

@@ -128,17 +128,14 @@ sf_ctl_cmd_platform(int argc, char **argv, enum sf_ctl_choice choice)
 						   "\"..\"");
 			o.root = optarg;
 			break;
-		case 't': {
-			char *end;
-			try_seconds = strtod(optarg, &end);
-			if (is_restore || *end || !(try_seconds >= 0.1 &&
-						    try_seconds <= 3600))
+		case 't':
+			if (is_restore ||
+			    !sf_ctl_parse_number(optarg, 0.1, 3600, &try_seconds))
 				return usage_error(command, is_restore ?
 					"restore does not take --try" :
 					"--try expects seconds from 0.1 to "
 					"3600");
 			break;
-		}
 		case 'N':
 			o.reclock_nouveau = true;
 			break;

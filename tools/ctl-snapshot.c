@@ -82,16 +82,29 @@ fields_free(struct sf_ctl_fields *fields)
 	*fields = (struct sf_ctl_fields){ 0 };
 }
 
+/* A copy of `s` and room for one more element in a growing array: the
+ * copy, or NULL, with nothing kept, when either fails. */
+static char *
+copy_with_room(const char *s, void **array, size_t *cap, size_t n,
+	       size_t size)
+{
+	char *copy = strdup(s);
+
+	if (!copy || !sf_ctl_grow(array, cap, n, size)) {
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
 bool
 sf_ctl_snapshot_add_line(struct sf_ctl_snapshot *st, const char *line)
 {
-	char *copy = strdup(line);
+	char *copy = copy_with_room(line, (void **)&st->lines, &st->cap_lines,
+				    st->n_lines, sizeof(*st->lines));
 
-	if (!copy || !sf_ctl_grow((void **)&st->lines, &st->cap_lines,
-				  st->n_lines, sizeof(*st->lines))) {
-		free(copy);
+	if (!copy)
 		return false;
-	}
 	st->lines[st->n_lines++] = copy;
 	return true;
 }
@@ -115,13 +128,12 @@ sf_ctl_snapshot_item(struct sf_ctl_snapshot *st, uint32_t id)
 struct sf_ctl_output *
 sf_ctl_snapshot_add_output(struct sf_ctl_snapshot *st, const char *name)
 {
-	char *copy = strdup(name);
+	char *copy = copy_with_room(name, (void **)&st->outputs,
+				    &st->cap_outputs, st->n_outputs,
+				    sizeof(*st->outputs));
 
-	if (!copy || !sf_ctl_grow((void **)&st->outputs, &st->cap_outputs,
-				  st->n_outputs, sizeof(*st->outputs))) {
-		free(copy);
+	if (!copy)
 		return NULL;
-	}
 
 	struct sf_ctl_output *o = &st->outputs[st->n_outputs++];
 

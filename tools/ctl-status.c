@@ -149,7 +149,7 @@ sf_ctl_cmd_status(int argc, char **argv, enum sf_ctl_choice choice)
 		return sf_ctl_unsupported(b, "status --prom",
 					  "Prometheus status");
 
-	int ret = sf_ctl_connect(b, choice, &conn);
+	int ret = sf_ctl_connect(choice, &conn);
 
 	if (ret == 0 && prom)
 		ret = write_prometheus(conn, prom);

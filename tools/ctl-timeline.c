@@ -9,15 +9,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctl-commands.h"
 #include "ctl-timeline.h"
-
-#define EXIT_USAGE 2
 
 /* About this many report intervals over the whole trace, none shorter
  * than MIN_STEP: state changes land within a pixel or so. */
@@ -41,21 +38,9 @@ timeline_usage(FILE *f)
 		"      --title TEXT       the picture's title\n");
 }
 
-static int
-timeline_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-timeline_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'stillframectl timeline --help'.\n", stderr);
-	return EXIT_USAGE;
-}
+/* "stillframectl: timeline: ...", a pointer to timeline --help; 2. */
+#define timeline_usage_error(...) \
+	sf_ctl_command_usage_error("timeline", __VA_ARGS__)
 
 /* A free slot at the end of a growing array, or NULL. */
 static void *
@@ -255,17 +240,16 @@ sf_ctl_cmd_timeline(int argc, char **argv, enum sf_ctl_choice choice)
 	};
 	struct timeline tl = { 0 };
 	struct sf_config config;
+	struct sf_ctl_options o = {
+		.command = "timeline", .table = options, .letters = ":o:h",
+		.usage = timeline_usage,
+	};
 	const char *output = NULL;
 	int c;
 
 	sf_config_init_defaults(&config);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+	while ((c = sf_ctl_next_own_option(&o, argc, argv)) != -1) {
 		switch (c) {
-		case 'h':
-			timeline_usage(stdout);
-			return 0;
 		case 'o':
 			if (!optarg[0])
 				return timeline_usage_error(
@@ -284,14 +268,10 @@ sf_ctl_cmd_timeline(int argc, char **argv, enum sf_ctl_choice choice)
 		case 'T':
 			tl.title = optarg;
 			break;
-		case ':':
-			return timeline_usage_error("option '%s' needs a value",
-						    argv[optind - 1]);
-		default:
-			return timeline_usage_error("unknown option '%s'",
-						    argv[optind - 1]);
 		}
 	}
+	if (o.status != 0)
+		return sf_ctl_options_exit(&o);
 	if (optind != argc - 1)
 		return timeline_usage_error(optind >= argc ? "missing TRACE" :
 							     "one TRACE only");

@@ -22,14 +22,19 @@ struct top_output {
 	double rates[SF_CTL_OUTPUT_COUNTERS];
 };
 
-/* A counter's growth per second; an item that is new (or an id that
- * was reused, so the counter went down) counts from 0. */
-static double
-rate(uint64_t now, const uint64_t *before, double seconds)
+/* Each of the `n` counters' growth per second; an item that is new
+ * (before is NULL) or an id that was reused (so the counter went down)
+ * counts from 0. */
+static void
+rates(double *out, const uint64_t *now, const uint64_t *before, int n,
+      double seconds)
 {
-	uint64_t delta = before && now >= *before ? now - *before : now;
+	for (int c = 0; c < n; c++) {
+		uint64_t delta = before && now[c] >= before[c] ?
+				 now[c] - before[c] : now[c];
 
-	return (double)delta / seconds;
+		out[c] = (double)delta / seconds;
+	}
 }
 
 static int
@@ -191,10 +196,8 @@ print_sample(const struct sf_ctl_view *view,
 		const struct sf_ctl_item *b = find_item(before, e->id);
 
 		rows[i].item = e;
-		for (int c = 0; c < SF_CTL_ITEM_COUNTERS; c++)
-			rows[i].rates[c] = rate(e->counters[c],
-						b ? &b->counters[c] : NULL,
-						elapsed);
+		rates(rows[i].rates, e->counters, b ? b->counters : NULL,
+		      SF_CTL_ITEM_COUNTERS, elapsed);
 	}
 	qsort(rows, now->n_items, sizeof(*rows), compare_rows);
 	for (size_t i = 0; i < now->n_outputs; i++) {
@@ -202,10 +205,8 @@ print_sample(const struct sf_ctl_view *view,
 		const struct sf_ctl_output *b = find_output(before, o->name);
 
 		outputs[i].output = o;
-		for (int c = 0; c < SF_CTL_OUTPUT_COUNTERS; c++)
-			outputs[i].rates[c] = rate(o->counters[c],
-						   b ? &b->counters[c] : NULL,
-						   elapsed);
+		rates(outputs[i].rates, o->counters, b ? b->counters : NULL,
+		      SF_CTL_OUTPUT_COUNTERS, elapsed);
 	}
 	if (json)
 		print_json(view, outputs, now->n_outputs, rows, now->n_items,
@@ -282,16 +283,14 @@ sf_ctl_cmd_top(int argc, char **argv, enum sf_ctl_choice choice)
 			break;
 		}
 	}
-	if (o.status != 0)
-		return sf_ctl_options_exit(&o);
-	if (optind < argc)
-		return sf_ctl_usage_error("top: unexpected argument '%s'",
-					  argv[optind]);
+	int ret;
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
+	if (sf_ctl_options_end(&o, argc, argv, &ret))
+		return ret;
+
 	struct sf_ctl_conn *conn;
-	int ret = sf_ctl_connect(b, choice, &conn);
 
+	ret = sf_ctl_connect(choice, &conn);
 	if (ret == 0)
 		ret = run(conn, interval, count, json, all);
 	sf_ctl_disconnect(conn);

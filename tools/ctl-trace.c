@@ -113,20 +113,18 @@ sf_ctl_cmd_trace(int argc, char **argv, enum sf_ctl_choice choice)
 		if (c == 'o')
 			path = optarg;
 	}
-	if (o.status != 0)
-		return sf_ctl_options_exit(&o);
-	if (optind < argc)
-		return sf_ctl_usage_error("trace: unexpected argument '%s'",
-					  argv[optind]);
+	int ret;
+
+	if (sf_ctl_options_end(&o, argc, argv, &ret))
+		return ret;
 	if (seconds <= 0)
 		return sf_ctl_usage_error("trace: give --for SECONDS");
 	if (!path)
 		return sf_ctl_usage_error("trace: give -o FILE (- for standard output)");
 
-	const struct sf_ctl_backend *b = sf_ctl_backend_choose(choice);
 	struct sf_ctl_conn *conn;
-	int ret = sf_ctl_connect(b, choice, &conn);
 
+	ret = sf_ctl_connect(choice, &conn);
 	if (ret == 0)
 		ret = run(conn, seconds, path);
 	/* Disconnecting ends a recording that is still running. */

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct option;
+
 #define SF_CTL_EXIT_USAGE 2
 
 /* --- messages --- */
@@ -66,6 +68,14 @@ struct sf_ctl_options {
 	 * done (operands start at optind), -1 after --help, or the exit
 	 * status of a usage error. */
 	int status;
+
+	/* For sf_ctl_next_own_option only: a command with an option table
+	 * of its own (fbc, measure, timeline), getopt's short options
+	 * (":h" and more) and its own --help. */
+	const struct option *table;
+	const char *letters;
+	void (*usage)(FILE *f);
+	bool table_started;		/* optind reset, on the first call */
 };
 
 /* The next option the command takes (its letter, the value in optarg),
@@ -73,13 +83,31 @@ struct sf_ctl_options {
 int
 sf_ctl_next_option(struct sf_ctl_options *o, int argc, char **argv);
 
+/* The same over o->table, from argv[1]: --help prints o->usage, an
+ * unknown option or a missing value is a usage error of o->command
+ * ("stillframectl: COMMAND: ..."). */
+int
+sf_ctl_next_own_option(struct sf_ctl_options *o, int argc, char **argv);
+
 /* The exit status once sf_ctl_next_option stopped with o->status != 0:
  * 0 after --help. */
 int
 sf_ctl_options_exit(const struct sf_ctl_options *o);
 
+/* For a command without operands, once sf_ctl_next_option (or
+ * sf_ctl_next_own_option) returned -1: true when the command stops
+ * there, with its exit status in *exit_status (after --help, a usage
+ * error or an operand). */
+bool
+sf_ctl_options_end(const struct sf_ctl_options *o, int argc, char **argv,
+		   int *exit_status);
+
 bool
 sf_ctl_parse_u32(const char *s, uint32_t *out);
+
+/* A number from min to max, both included, and nothing after it. */
+bool
+sf_ctl_parse_number(const char *s, double min, double max, double *out);
 
 /* top --interval: 0.05 to 3600 seconds. */
 bool

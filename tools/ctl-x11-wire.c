@@ -300,6 +300,27 @@ copy_name(char *dst, size_t cap, const uint8_t *src, size_t len, bool key)
 	dst[len] = '\0';
 }
 
+bool
+take_bytes(const uint8_t **p, const uint8_t *end, void *dst, size_t n)
+{
+	if ((size_t)(end - *p) < n)
+		return false;
+	memcpy(dst, *p, n);
+	*p += n;
+	return true;
+}
+
+bool
+take_name(const uint8_t **p, const uint8_t *end, size_t len, char *dst,
+	  size_t cap, bool key)
+{
+	if ((size_t)(end - *p) < padded(len))
+		return false;
+	copy_name(dst, cap, *p, len, key);
+	*p += padded(len);
+	return true;
+}
+
 /* Room for the `n` records a reply announces, each `record_size` bytes
  * and a padded name: a count from the wire is believed only once the
  * reply has room for that many. */

@@ -122,20 +122,14 @@ parse_status(struct xctl *x, struct x_status *st, const uint8_t *reply,
 	for (uint32_t i = 0; i < head.n_outputs; i++) {
 		struct x_output *o = &st->outputs[i];
 
-		if ((size_t)(end - p) < STILLFRAME_X_OUTPUT_INFO_SIZE)
+		if (!take_bytes(&p, end, &o->info,
+				STILLFRAME_X_OUTPUT_INFO_SIZE) ||
+		    !take_name(&p, end, o->info.name_len, o->name,
+			       sizeof(o->name), true))
 			return malformed(x, "GetStatus");
-		memcpy(&o->info, p, STILLFRAME_X_OUTPUT_INFO_SIZE);
-		p += STILLFRAME_X_OUTPUT_INFO_SIZE;
-
-		size_t len = o->info.name_len;
-
-		if ((size_t)(end - p) < padded(len))
-			return malformed(x, "GetStatus");
-		copy_name(o->name, sizeof(o->name), p, len, true);
 		if (!o->name[0])
 			snprintf(o->name, sizeof(o->name), "0x%x",
 				 o->info.output);
-		p += padded(len);
 		st->n_outputs++;
 	}
 	return 0;
@@ -163,21 +157,15 @@ parse_windows(struct xctl *x, struct x_status *st, const uint8_t *reply,
 	for (uint32_t i = 0; i < head.n_windows; i++) {
 		struct x_window *w = &st->windows[i];
 
-		if ((size_t)(end - p) < STILLFRAME_X_WINDOW_INFO_SIZE)
+		if (!take_bytes(&p, end, &w->info,
+				STILLFRAME_X_WINDOW_INFO_SIZE) ||
+		    !take_name(&p, end, w->info.name_len, w->label,
+			       sizeof(w->label), false))
 			return malformed(x, "ListWindows");
-		memcpy(&w->info, p, STILLFRAME_X_WINDOW_INFO_SIZE);
-		p += STILLFRAME_X_WINDOW_INFO_SIZE;
-
-		size_t len = w->info.name_len;
-
-		if ((size_t)(end - p) < padded(len))
-			return malformed(x, "ListWindows");
-		copy_name(w->label, sizeof(w->label), p, len, false);
 		/* The module's own name for a window without WM_CLASS. */
 		if (!w->label[0])
 			snprintf(w->label, sizeof(w->label), "window 0x%x",
 				 w->info.window);
-		p += padded(len);
 		st->n_windows++;
 	}
 	return 0;
@@ -266,21 +254,13 @@ fetch_power(struct xctl *x, struct x_power **out, size_t *n_out)
 	for (uint32_t i = 0; ret == 0 && i < head.n_outputs; i++) {
 		struct x_power *o = &(*out)[i];
 
-		if ((size_t)(end - p) < STILLFRAME_X_OUTPUT_POWER_INFO_SIZE) {
+		if (!take_bytes(&p, end, &o->info,
+				STILLFRAME_X_OUTPUT_POWER_INFO_SIZE) ||
+		    !take_name(&p, end, o->info.name_len, o->name,
+			       sizeof(o->name), true)) {
 			ret = malformed(x, "ListOutputPower");
 			break;
 		}
-		memcpy(&o->info, p, STILLFRAME_X_OUTPUT_POWER_INFO_SIZE);
-		p += STILLFRAME_X_OUTPUT_POWER_INFO_SIZE;
-
-		size_t len = o->info.name_len;
-
-		if ((size_t)(end - p) < padded(len)) {
-			ret = malformed(x, "ListOutputPower");
-			break;
-		}
-		copy_name(o->name, sizeof(o->name), p, len, true);
-		p += padded(len);
 		(*n_out)++;
 	}
 	free(reply);

@@ -80,6 +80,16 @@ padded(size_t n);
 void
 copy_name(char *dst, size_t cap, const uint8_t *src, size_t len, bool key);
 
+/* A reply's records, read from *p on: `n` bytes into `dst`, or a name
+ * of `len` bytes padded to 4 (copy_name); false, with nothing read,
+ * where the reply ends first. */
+bool
+take_bytes(const uint8_t **p, const uint8_t *end, void *dst, size_t n);
+
+bool
+take_name(const uint8_t **p, const uint8_t *end, size_t len, char *dst,
+	  size_t cap, bool key);
+
 /* Room for the `n` records a reply announces, each `record_size` bytes
  * and a padded name: a count from the wire is believed only once the
  * reply has room for that many. */
