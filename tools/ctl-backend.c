@@ -36,6 +36,22 @@ sf_ctl_connect(enum sf_ctl_choice choice, struct sf_ctl_conn **conn)
 	return b->connect(conn);
 }
 
+bool
+sf_ctl_options_end_connect(const struct sf_ctl_options *o, int argc,
+			   char **argv, struct sf_ctl_conn **conn,
+			   int *exit_status)
+{
+	*conn = NULL;
+	if (sf_ctl_options_end(o, argc, argv, exit_status))
+		return true;
+	*exit_status = sf_ctl_connect(*o->choice, conn);
+	if (*exit_status == 0)
+		return false;
+	sf_ctl_disconnect(*conn);
+	*conn = NULL;
+	return true;
+}
+
 void
 sf_ctl_disconnect(struct sf_ctl_conn *conn)
 {

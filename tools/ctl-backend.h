@@ -191,6 +191,15 @@ sf_ctl_backend_choose(enum sf_ctl_choice choice);
 int
 sf_ctl_connect(enum sf_ctl_choice choice, struct sf_ctl_conn **conn);
 
+/* For a command without operands that talks to stillframe, once its
+ * options are read: sf_ctl_options_end, then sf_ctl_connect to what
+ * *o->choice names.  True when the command stops there, with its exit
+ * status in *exit_status and nothing to disconnect. */
+bool
+sf_ctl_options_end_connect(const struct sf_ctl_options *o, int argc,
+			   char **argv, struct sf_ctl_conn **conn,
+			   int *exit_status);
+
 void
 sf_ctl_disconnect(struct sf_ctl_conn *conn);
 

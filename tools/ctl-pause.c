@@ -19,16 +19,12 @@ sf_ctl_cmd_pause(int argc, char **argv, enum sf_ctl_choice choice)
 
 	while (sf_ctl_next_option(&o, argc, argv) != -1)
 		;
+	struct sf_ctl_conn *conn;
 	int ret;
 
-	if (sf_ctl_options_end(&o, argc, argv, &ret))
+	if (sf_ctl_options_end_connect(&o, argc, argv, &conn, &ret))
 		return ret;
-
-	struct sf_ctl_conn *conn;
-
-	ret = sf_ctl_connect(choice, &conn);
-	if (ret == 0)
-		ret = sf_ctl_set_paused(conn, paused);
+	ret = sf_ctl_set_paused(conn, paused);
 	sf_ctl_disconnect(conn);
 	return ret;
 }

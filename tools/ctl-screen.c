@@ -163,15 +163,9 @@ registry_handle_global(void *data, struct wl_registry *registry,
 	}
 }
 
-static void
-registry_handle_global_remove(void *data, struct wl_registry *registry,
-			      uint32_t name)
-{
-}
-
 static const struct wl_registry_listener registry_listener = {
 	.global = registry_handle_global,
-	.global_remove = registry_handle_global_remove,
+	.global_remove = sf_ctl_wayland_handle_global_remove,
 };
 
 static void

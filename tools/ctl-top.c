@@ -283,16 +283,12 @@ sf_ctl_cmd_top(int argc, char **argv, enum sf_ctl_choice choice)
 			break;
 		}
 	}
+	struct sf_ctl_conn *conn;
 	int ret;
 
-	if (sf_ctl_options_end(&o, argc, argv, &ret))
+	if (sf_ctl_options_end_connect(&o, argc, argv, &conn, &ret))
 		return ret;
-
-	struct sf_ctl_conn *conn;
-
-	ret = sf_ctl_connect(choice, &conn);
-	if (ret == 0)
-		ret = run(conn, interval, count, json, all);
+	ret = run(conn, interval, count, json, all);
 	sf_ctl_disconnect(conn);
 	return ret;
 }

@@ -36,3 +36,9 @@ sf_ctl_wayland_message(void)
 {
 	return wayland_message;
 }
+
+void
+sf_ctl_wayland_handle_global_remove(void *data, struct wl_registry *registry,
+				    uint32_t name)
+{
+}
