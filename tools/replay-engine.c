@@ -439,14 +439,10 @@ feed_surface(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
 	return true;
 }
 
-static bool
-feed_commit(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
-	    size_t size)
+static void
+feed_commit(struct sf_replay *r, const struct sf_trace_event *ev,
+	    struct sf_surface *s)
 {
-	struct sf_surface *s = surface_or_fail(r, ev->id, err, size);
-
-	if (!s)
-		return false;
 	struct sf_commit_desc desc = {
 		.time = r->now,
 		.boxes = ev->u.commit.boxes,
@@ -461,17 +457,12 @@ feed_commit(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
 	struct replay_output *ro = find_output(r, r->surface_output[ev->id]);
 	if (ro)
 		want_repaint(r, ro, 0);
-	return true;
 }
 
-static bool
-feed_hint(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
-	  size_t size)
+static void
+feed_hint(struct sf_replay *r, const struct sf_trace_event *ev,
+	  struct sf_surface *s)
 {
-	struct sf_surface *s = surface_or_fail(r, ev->id, err, size);
-
-	if (!s)
-		return false;
 	switch (ev->u.hint.kind) {
 	case SF_TRACE_HINT_CLEAR:
 		sf_surface_set_content_rate(s, 0, 1, r->now);
@@ -490,7 +481,6 @@ feed_hint(struct sf_replay *r, const struct sf_trace_event *ev, char *err,
 		sf_surface_set_content_type(s, ev->u.hint.content, r->now);
 		break;
 	}
-	return true;
 }
 
 bool
@@ -505,6 +495,16 @@ sf_replay_feed(struct sf_replay *r, const struct sf_trace_event *ev,
 			    (double)r->now / SF_NSEC_PER_MSEC);
 	sf_replay_run_until(r, ev->time);
 
+	/* These name a surface, which must exist. */
+	struct sf_surface *s = NULL;
+
+	if (ev->type == SF_TRACE_COMMIT || ev->type == SF_TRACE_HINT ||
+	    ev->type == SF_TRACE_FOCUS || ev->type == SF_TRACE_DESTROY) {
+		s = surface_or_fail(r, ev->id, err, size);
+		if (!s)
+			return false;
+	}
+
 	switch (ev->type) {
 	case SF_TRACE_HEADER:
 		return true;
@@ -513,7 +513,8 @@ sf_replay_feed(struct sf_replay *r, const struct sf_trace_event *ev,
 	case SF_TRACE_SURFACE:
 		return feed_surface(r, ev, err, size);
 	case SF_TRACE_COMMIT:
-		return feed_commit(r, ev, err, size);
+		feed_commit(r, ev, s);
+		return true;
 	case SF_TRACE_INPUT:
 		sf_core_notify_input(r->core, ev->u.input.kind, r->now);
 		if (ev->u.input.kind == SF_INPUT_POINTER)
@@ -522,22 +523,16 @@ sf_replay_feed(struct sf_replay *r, const struct sf_trace_event *ev,
 					     SF_FORCE_POINTER_MOVED);
 		return true;
 	case SF_TRACE_HINT:
-		return feed_hint(r, ev, err, size);
-	case SF_TRACE_FOCUS: {
-		struct sf_surface *s = surface_or_fail(r, ev->id, err, size);
-		if (!s)
-			return false;
+		feed_hint(r, ev, s);
+		return true;
+	case SF_TRACE_FOCUS:
 		for (uint32_t i = 0; i < r->surfaces_cap; i++)
 			if (r->surfaces[i])
 				sf_surface_set_focused(r->surfaces[i],
 						       r->surfaces[i] == s,
 						       ev->time);
 		return true;
-	}
 	case SF_TRACE_DESTROY: {
-		struct sf_surface *s = surface_or_fail(r, ev->id, err, size);
-		if (!s)
-			return false;
 		struct replay_output *ro =
 			find_output(r, r->surface_output[ev->id]);
 		sf_surface_destroy(s);
