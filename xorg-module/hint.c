@@ -173,22 +173,16 @@ property_changed(ClientPtr client, XID window, Atom property)
 	sf_xorg_schedule_dispatch(sx);
 }
 
+/* The wrapper of both requests: ChangeProperty starts as DeleteProperty
+ * does (the opcode, a byte, the length, the window, the property), so
+ * either is read as an xDeletePropertyReq. */
 static int
-proc_change_property(ClientPtr client)
-{
-	xChangePropertyReq *req = (xChangePropertyReq *)client->requestBuffer;
-	int rc = original_change_property(client);
-
-	if (rc == Success)
-		property_changed(client, req->window, req->property);
-	return rc;
-}
-
-static int
-proc_delete_property(ClientPtr client)
+proc_property(ClientPtr client)
 {
 	xDeletePropertyReq *req = (xDeletePropertyReq *)client->requestBuffer;
-	int rc = original_delete_property(client);
+	int rc = req->reqType == X_ChangeProperty ?
+			 original_change_property(client) :
+			 original_delete_property(client);
 
 	if (rc == Success)
 		property_changed(client, req->window, req->property);
@@ -198,21 +192,21 @@ proc_delete_property(ClientPtr client)
 void
 sf_xorg_window_hook_properties(void)
 {
-	if (ProcVector[X_ChangeProperty] != proc_change_property) {
+	if (ProcVector[X_ChangeProperty] != proc_property) {
 		original_change_property = ProcVector[X_ChangeProperty];
-		ProcVector[X_ChangeProperty] = proc_change_property;
+		ProcVector[X_ChangeProperty] = proc_property;
 	}
-	if (ProcVector[X_DeleteProperty] != proc_delete_property) {
+	if (ProcVector[X_DeleteProperty] != proc_property) {
 		original_delete_property = ProcVector[X_DeleteProperty];
-		ProcVector[X_DeleteProperty] = proc_delete_property;
+		ProcVector[X_DeleteProperty] = proc_property;
 	}
 }
 
 void
 sf_xorg_window_unhook_properties(void)
 {
-	if (ProcVector[X_ChangeProperty] == proc_change_property)
+	if (ProcVector[X_ChangeProperty] == proc_property)
 		ProcVector[X_ChangeProperty] = original_change_property;
-	if (ProcVector[X_DeleteProperty] == proc_delete_property)
+	if (ProcVector[X_DeleteProperty] == proc_property)
 		ProcVector[X_DeleteProperty] = original_delete_property;
 }
