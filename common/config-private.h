@@ -42,20 +42,9 @@ word_equal(const char *s, size_t len, const char *word)
 
 /* --- config-lists.c: the parse hooks of the STRING options --- */
 
-bool
-sf_config_parse_output_list(const char *s, size_t len,
-			    char out[SF_CONFIG_STRING_MAX]);
-
-bool
-sf_config_parse_unneeded_list(const char *s, size_t len,
-			      char out[SF_CONFIG_STRING_MAX]);
-
-bool
-sf_config_parse_app_list(const char *s, size_t len,
-			 char out[SF_CONFIG_STRING_MAX]);
-
-bool
-sf_config_parse_root_path(const char *s, size_t len,
-			  char out[SF_CONFIG_STRING_MAX]);
+sf_option_parse_fn sf_config_parse_output_list;
+sf_option_parse_fn sf_config_parse_unneeded_list;
+sf_option_parse_fn sf_config_parse_app_list;
+sf_option_parse_fn sf_config_parse_root_path;
 
 #endif /* SF_CONFIG_PRIVATE_H */

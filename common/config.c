@@ -95,6 +95,51 @@ string_field(struct sf_config *cfg, const struct sf_option *opt)
 }
 
 
+/* An option's value, parsed or its default, before the option is set. */
+union parsed {
+	bool b;
+	int64_t i;
+	double d;
+	char s[SF_CONFIG_STRING_MAX];
+};
+
+/* Writes a value (parsed or default) into the option's field of cfg. */
+static void
+store(struct sf_config *cfg, const struct sf_option *opt,
+      const union parsed *v)
+{
+	switch (opt->type) {
+	case SF_OPTION_BOOL:
+		*bool_field(cfg, opt) = v->b;
+		break;
+	case SF_OPTION_INT:
+	case SF_OPTION_ENUM:
+		*int_field(cfg, opt) = v->i;
+		break;
+	case SF_OPTION_DOUBLE:
+		*double_field(cfg, opt) = v->d;
+		break;
+	case SF_OPTION_STRING:
+		snprintf(string_field(cfg, opt), SF_CONFIG_STRING_MAX, "%s",
+			 v->s);
+		break;
+	}
+}
+
+/* The option's default, in the form a parser would give it. */
+static void
+default_value(const struct sf_option *opt, union parsed *v)
+{
+	if (opt->type == SF_OPTION_BOOL)
+		v->b = opt->def != 0;
+	else if (opt->type == SF_OPTION_DOUBLE)
+		v->d = opt->ddef;
+	else if (opt->type == SF_OPTION_STRING)
+		snprintf(v->s, sizeof(v->s), "%s", opt->sdef);
+	else
+		v->i = opt->def;
+}
+
 void
 sf_config_init_defaults(struct sf_config *cfg)
 {
@@ -103,23 +148,9 @@ sf_config_init_defaults(struct sf_config *cfg)
 	const struct sf_option *options = sf_config_options(&n_options);
 
 	for (size_t i = 0; i < n_options; i++) {
-		const struct sf_option *opt = &options[i];
-		switch (opt->type) {
-		case SF_OPTION_BOOL:
-			*bool_field(cfg, opt) = opt->def != 0;
-			break;
-		case SF_OPTION_INT:
-		case SF_OPTION_ENUM:
-			*int_field(cfg, opt) = opt->def;
-			break;
-		case SF_OPTION_DOUBLE:
-			*double_field(cfg, opt) = opt->ddef;
-			break;
-		case SF_OPTION_STRING:
-			snprintf(string_field(cfg, opt), SF_CONFIG_STRING_MAX,
-				 "%s", opt->sdef);
-			break;
-		}
+		union parsed v;
+		default_value(&options[i], &v);
+		store(cfg, &options[i], &v);
 	}
 }
 
@@ -258,34 +289,27 @@ sf_config_format_value(const struct sf_config *cfg,
 	return snprintf(buf, size, "?");
 }
 
-/* What a parser found, before the option is touched. */
-union parsed {
-	bool b;
-	int64_t i;
-	double d;
-	char s[SF_CONFIG_STRING_MAX];
-};
+/* A parser of one option type: reads the `len` bytes at `s` (already
+ * trimmed) into the union member of that type. */
+typedef enum sf_config_status parse_fn(const struct sf_option *opt,
+				       const char *s, size_t len,
+				       union parsed *out);
 
 static enum sf_config_status
-parse_bool(const char *s, size_t len, enum sf_config_namespace ns,
-	   bool *out)
+parse_bool(const struct sf_option *opt, const char *s, size_t len,
+	   union parsed *out)
 {
 	static const char *const yes[] = { "true", "yes", "on", "1" };
 	static const char *const no[] = { "false", "no", "off", "0" };
 
-	/* xorg.conf: `Option "Reclock"` with no value means true, as it
-	 * does for the X server's own boolean options. */
-	if (len == 0 && ns == SF_CONFIG_NS_XORG) {
-		*out = true;
-		return SF_CONFIG_OK;
-	}
+	(void)opt;
 	for (size_t i = 0; i < SF_ARRAY_LENGTH(yes); i++) {
 		if (word_equal(s, len, yes[i])) {
-			*out = true;
+			out->b = true;
 			return SF_CONFIG_OK;
 		}
 		if (word_equal(s, len, no[i])) {
-			*out = false;
+			out->b = false;
 			return SF_CONFIG_OK;
 		}
 	}
@@ -294,7 +318,7 @@ parse_bool(const char *s, size_t len, enum sf_config_namespace ns,
 
 static enum sf_config_status
 parse_int(const struct sf_option *opt, const char *s, size_t len,
-	  int64_t *out)
+	  union parsed *out)
 {
 	char *end;
 
@@ -308,7 +332,7 @@ parse_int(const struct sf_option *opt, const char *s, size_t len,
 		return SF_CONFIG_INVALID_VALUE;
 	if (errno == ERANGE || v < opt->min || v > opt->max)
 		return SF_CONFIG_OUT_OF_RANGE;
-	*out = v;
+	out->i = v;
 	return SF_CONFIG_OK;
 }
 
@@ -344,7 +368,7 @@ decimal_syntax(const char *s, size_t len)
 
 static enum sf_config_status
 parse_double(const struct sf_option *opt, const char *s, size_t len,
-	     double *out)
+	     union parsed *out)
 {
 	char buf[128];
 	const char *point = locale_point();
@@ -372,22 +396,39 @@ parse_double(const struct sf_option *opt, const char *s, size_t len,
 	 * below judges like any other. */
 	if (!isfinite(v) || v < opt->dmin || v > opt->dmax)
 		return SF_CONFIG_OUT_OF_RANGE;
-	*out = v == 0.0 ? 0.0 : v;
+	out->d = v == 0.0 ? 0.0 : v;
 	return SF_CONFIG_OK;
 }
 
 static enum sf_config_status
 parse_enum(const struct sf_option *opt, const char *s, size_t len,
-	   int64_t *out)
+	   union parsed *out)
 {
 	for (size_t i = 0; opt->choices[i]; i++) {
 		if (word_equal(s, len, opt->choices[i])) {
-			*out = (int64_t)i;
+			out->i = (int64_t)i;
 			return SF_CONFIG_OK;
 		}
 	}
 	return SF_CONFIG_INVALID_VALUE;
 }
+
+static enum sf_config_status
+parse_string(const struct sf_option *opt, const char *s, size_t len,
+	     union parsed *out)
+{
+	return opt->syntax->parse(s, len, out->s) ? SF_CONFIG_OK :
+	       SF_CONFIG_INVALID_VALUE;
+}
+
+/* Indexed by enum sf_option_type. */
+static parse_fn *const parsers[] = {
+	[SF_OPTION_BOOL] = parse_bool,
+	[SF_OPTION_INT] = parse_int,
+	[SF_OPTION_DOUBLE] = parse_double,
+	[SF_OPTION_ENUM] = parse_enum,
+	[SF_OPTION_STRING] = parse_string,
+};
 
 /* "an integer in 100..600000 ms", "one of seamless|always|never", ... */
 static void
@@ -487,46 +528,22 @@ sf_config_set(struct sf_config *cfg, enum sf_config_namespace ns,
 	while (len > 0 && is_space(s[len - 1]))
 		len--;
 
-	enum sf_config_status status = SF_CONFIG_INVALID_VALUE;
-	union parsed v;
-	switch (opt->type) {
-	case SF_OPTION_BOOL:
-		status = parse_bool(s, len, ns, &v.b);
-		break;
-	case SF_OPTION_INT:
-		status = parse_int(opt, s, len, &v.i);
-		break;
-	case SF_OPTION_DOUBLE:
-		status = parse_double(opt, s, len, &v.d);
-		break;
-	case SF_OPTION_ENUM:
-		status = parse_enum(opt, s, len, &v.i);
-		break;
-	case SF_OPTION_STRING:
-		status = opt->syntax->parse(s, len, v.s) ? SF_CONFIG_OK :
-			 SF_CONFIG_INVALID_VALUE;
-		break;
+	/* xorg.conf: `Option "Reclock"` with no value means true, as it
+	 * does for the X server's own boolean options. */
+	if (opt->type == SF_OPTION_BOOL && len == 0 &&
+	    ns == SF_CONFIG_NS_XORG) {
+		s = "true";
+		len = strlen(s);
 	}
+
+	union parsed v;
+	enum sf_config_status status = parsers[opt->type](opt, s, len, &v);
 	if (status != SF_CONFIG_OK) {
 		report_error(cfg, opt, ns, status, s, len, err, err_size);
 		return status;
 	}
 
-	switch (opt->type) {
-	case SF_OPTION_BOOL:
-		*bool_field(cfg, opt) = v.b;
-		break;
-	case SF_OPTION_INT:
-	case SF_OPTION_ENUM:
-		*int_field(cfg, opt) = v.i;
-		break;
-	case SF_OPTION_DOUBLE:
-		*double_field(cfg, opt) = v.d;
-		break;
-	case SF_OPTION_STRING:
-		memcpy(string_field(cfg, opt), v.s, strlen(v.s) + 1);
-		break;
-	}
+	store(cfg, opt, &v);
 	return SF_CONFIG_OK;
 }
 

@@ -183,16 +183,17 @@ void
 sf_governor_init(struct sf_governor *gov,
 		 const struct sf_governor_params *params, sf_time_t now)
 {
-	gov->params = *params;
-	gov->state = SF_STATE_ACTIVE;
-	gov->cap = DEEPEST_STATE;
-	gov->reclock = SF_RECLOCK_NORMAL;
-	gov->last_input = now;
-	gov->cap_raised_at = now;
-	gov->entered_at = now;
-	gov->settled_since = now;
-	gov->content_busy = false;
-	gov->backoff = 0;
+	/* Every field named or zeroed: content quiet, no backoff. */
+	*gov = (struct sf_governor){
+		.params = *params,
+		.state = SF_STATE_ACTIVE,
+		.cap = DEEPEST_STATE,
+		.reclock = SF_RECLOCK_NORMAL,
+		.last_input = now,
+		.cap_raised_at = now,
+		.entered_at = now,
+		.settled_since = now,
+	};
 }
 
 bool

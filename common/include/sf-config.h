@@ -41,16 +41,18 @@ enum sf_option_type {
 /* Room for a STRING option's value, its NUL included. */
 #define SF_CONFIG_STRING_MAX 256
 
+/* Checks the `len` bytes at `s` (already trimmed) and writes the
+ * normalised value to `out`; false if they are not allowed, and then
+ * `out` is left alone. */
+typedef bool sf_option_parse_fn(const char *s, size_t len,
+				char out[SF_CONFIG_STRING_MAX]);
+
 /* What a STRING option may hold. */
 struct sf_option_syntax {
 	const char *placeholder;	/* man page synopsis: "output,..." */
 	const char *range;		/* man page and format_range() */
 	const char *expected;		/* messages: "is not <expected>" */
-	/* Checks the `len` bytes at `s` (already trimmed) and writes the
-	 * normalised value to `out`; false if they are not allowed, and
-	 * then `out` is left alone. */
-	bool (*parse)(const char *s, size_t len,
-		      char out[SF_CONFIG_STRING_MAX]);
+	sf_option_parse_fn *parse;
 };
 
 struct sf_option {

@@ -99,6 +99,29 @@ open_class(const struct sf_platform *p, const char *rel)
 	return opendir(path);
 }
 
+/* Calls fn for each device of a sysfs class directory, with its name and
+ * its path under the root, while fn returns true. */
+static void
+for_each_device(struct sf_platform *p, const char *class_rel,
+		bool (*fn)(struct sf_platform *p, const char *name,
+			   const char *dir))
+{
+	DIR *d = open_class(p, class_rel);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s/%s", class_rel, e->d_name);
+		if (!fn(p, e->d_name, dir))
+			break;
+	}
+	closedir(d);
+}
+
 static void
 add_gpu(struct sf_platform *p, const char *card, int minor,
 	const char *driver, const char *dir)
@@ -244,28 +267,19 @@ discover_drm(struct sf_platform *p)
 	closedir(d);
 }
 
-static void
-discover_devfreq(struct sf_platform *p)
+static bool
+add_devfreq(struct sf_platform *p, const char *name, const char *dir)
 {
-	DIR *d = open_class(p, "sys/class/devfreq");
-	struct dirent *e;
+	char link[PATH_MAX], driver[32] = "";
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char dir[PATH_MAX], link[PATH_MAX], driver[32] = "";
-		snprintf(dir, sizeof(dir), "sys/class/devfreq/%s", e->d_name);
-		snprintf(link, sizeof(link), "%s/device/driver", dir);
-		if (!read_link_name(p, link, driver, sizeof(driver)))
-			continue;
-		add_gpu(p, e->d_name, -1, driver, dir);
-		/* Not a GPU's devfreq (a bus, a memory controller): gone. */
-		if (!p->gpus[p->n_gpus - 1].backend)
-			p->n_gpus--;
-	}
-	closedir(d);
+	snprintf(link, sizeof(link), "%s/device/driver", dir);
+	if (!read_link_name(p, link, driver, sizeof(driver)))
+		return true;
+	add_gpu(p, name, -1, driver, dir);
+	/* Not a GPU's devfreq (a bus, a memory controller): gone. */
+	if (!p->gpus[p->n_gpus - 1].backend)
+		p->n_gpus--;
+	return true;
 }
 
 /* The kernel ABI's order of preference: firmware, platform, raw. */
@@ -277,61 +291,53 @@ backlight_rank(const char *type)
 	       strcmp(type, "raw") == 0 ? 2 : 3;
 }
 
+/* Keeps the backlight if it is the first usable one or a better one. */
+static bool
+consider_backlight(struct sf_platform *p, const char *name,
+		   const char *dir)
+{
+	struct sf_backlight *b = &p->backlight;
+	char type[16] = "";
+	long max;
+
+	if (sf_attr_read(p, dir, "type", type, sizeof(type)) ||
+	    sf_attr_read_long(p, dir, "max_brightness", &max) ||
+	    max <= 0)
+		return true;
+	if (b->found && backlight_rank(type) >= backlight_rank(b->type))
+		return true;
+	b->found = true;
+	snprintf(b->dir, sizeof(b->dir), "%s", dir);
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->type, sizeof(b->type), "%s", type);
+	b->max = max;
+	return true;
+}
+
 static void
 discover_backlight(struct sf_platform *p)
 {
-	DIR *d = open_class(p, "sys/class/backlight");
-	struct dirent *e;
 	struct sf_backlight *b = &p->backlight;
 
 	b->saved = -1;
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char dir[PATH_MAX], type[16] = "";
-		long max;
-		snprintf(dir, sizeof(dir), "sys/class/backlight/%s", e->d_name);
-		if (sf_attr_read(p, dir, "type", type, sizeof(type)) ||
-		    sf_attr_read_long(p, dir, "max_brightness", &max) ||
-		    max <= 0)
-			continue;
-		if (b->found && backlight_rank(type) >= backlight_rank(b->type))
-			continue;
-		b->found = true;
-		snprintf(b->dir, sizeof(b->dir), "%s", dir);
-		snprintf(b->name, sizeof(b->name), "%s", e->d_name);
-		snprintf(b->type, sizeof(b->type), "%s", type);
-		b->max = max;
-	}
-	closedir(d);
+	for_each_device(p, "sys/class/backlight", consider_backlight);
 	if (b->found)
 		sf_platform_log(p, SF_PLATFORM_LOG_INFO, "backlight %s (%s), "
 				"maximum %ld", b->name, b->type, b->max);
 }
 
-static void
-discover_batteries(struct sf_platform *p)
+/* Keeps the device if it is a battery, until SF_BATTERY_MAX are kept. */
+static bool
+add_battery(struct sf_platform *p, const char *name, const char *dir)
 {
-	DIR *d = open_class(p, "sys/class/power_supply");
-	struct dirent *e;
+	char type[32];
 
-	if (!d)
-		return;
-	while ((e = readdir(d)) && p->n_batteries < SF_BATTERY_MAX) {
-		char dir[PATH_MAX], type[32];
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(dir, sizeof(dir), "sys/class/power_supply/%s",
-			 e->d_name);
-		if (sf_attr_read(p, dir, "type", type, sizeof(type)) ||
-		    strcmp(type, "Battery") != 0)
-			continue;
-		snprintf(p->batteries[p->n_batteries++], sizeof(p->batteries[0]),
-			 "%s", dir);
-	}
-	closedir(d);
+	(void)name;
+	if (sf_attr_read(p, dir, "type", type, sizeof(type)) == 0 &&
+	    strcmp(type, "Battery") == 0)
+		snprintf(p->batteries[p->n_batteries++],
+			 sizeof(p->batteries[0]), "%s", dir);
+	return p->n_batteries < SF_BATTERY_MAX;
 }
 
 struct sf_platform *
@@ -352,9 +358,9 @@ sf_platform_create(const struct sf_platform_options *options)
 	sf_platform_state_path(options, p->state_path, sizeof(p->state_path));
 
 	discover_drm(p);
-	discover_devfreq(p);
+	for_each_device(p, "sys/class/devfreq", add_devfreq);
 	discover_backlight(p);
-	discover_batteries(p);
+	for_each_device(p, "sys/class/power_supply", add_battery);
 	if (options->restore_leftovers) {
 		int n = sf_state_restore(p);
 		if (n < 0)
