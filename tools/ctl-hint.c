@@ -9,6 +9,7 @@
 
 #include "ctl-backend.h"
 #include "ctl-commands.h"
+#include "sf-priority.h"
 
 static uint32_t
 gcd(uint32_t a, uint32_t b)
@@ -74,19 +75,18 @@ parse_range(const char *s, struct sf_ctl_hints *h)
 	return sf_ctl_parse_thousandths(&p, &h->max_mhz) && *p == '\0';
 }
 
-/* common's enum sf_priority is numbered as the wire's. */
+/* A priority by the name common gives it (sf_priority_name); common's
+ * enum sf_priority is numbered as the wire's. */
 static bool
 parse_priority(const char *s, enum sf_priority *out)
 {
-	static const char *const names[] = {
-		[SF_PRIORITY_NORMAL] = "normal",
-		[SF_PRIORITY_ESSENTIAL] = "essential",
-		[SF_PRIORITY_BACKGROUND] = "background",
+	static const enum sf_priority all[] = {
+		SF_PRIORITY_NORMAL, SF_PRIORITY_ESSENTIAL, SF_PRIORITY_BACKGROUND,
 	};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*out = (enum sf_priority)i;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (strcmp(s, sf_priority_name(all[i])) == 0) {
+			*out = all[i];
 			return true;
 		}
 	}
