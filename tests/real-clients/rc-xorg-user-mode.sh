@@ -31,29 +31,6 @@ ctl() {
 	DISPLAY=$XT_DISPLAY timeout "$XT_TIMEOUT" "$SF_CTL" --x11 "$@"
 }
 
-# mode_now: DUMMY0's mode as the server has it, "WxH@RATE" (the rate
-# as xrandr prints it).  --current: no probe, what RandR holds now.
-mode_now() {
-	xrandr --display "$XT_DISPLAY" --current 2>/dev/null | awk '
-		$1 == "DUMMY0" {
-			out = 1
-			for (i = 3; i <= NF; i++)
-				if ($i ~ /^[0-9]+x[0-9]+\+/) {
-					size = $i
-					sub(/\+.*/, "", size)
-				}
-			next
-		}
-		out && /^[^ ]/ { out = 0 }
-		out { for (i = 2; i <= NF; i++) if ($i ~ /\*/) {
-			rate = $i; sub(/[*+]+/, "", rate) } }
-		END { if (size != "" && rate != "") print size "@" rate }'
-}
-
-mode_is() {
-	[ "$(mode_now)" = "$1" ]
-}
-
 # active SECONDS: the user moves the pointer every 0.2 s for SECONDS;
 # prints each different mode the server showed meanwhile, one a line.
 active() {
@@ -62,7 +39,7 @@ active() {
 		xdotool mousemove_relative -- "$dx" "$dx" 2>/dev/null
 		dx=$((-dx))
 		sleep 0.2
-		seen+="$(mode_now)"$'\n'
+		seen+="$(xt_mode_now)"$'\n'
 	done
 	printf '%s' "$seen" | awk 'NF && !s[$0]++'
 }
@@ -76,7 +53,7 @@ status_mhz() {
 # two decimals).
 status_is_real() {
 	local rate mhz
-	rate=$(mode_now)
+	rate=$(xt_mode_now)
 	rate=${rate#*@}
 	mhz=$(status_mhz)
 	[ -n "$rate" ] && [ -n "$mhz" ] &&
@@ -92,52 +69,52 @@ xt_start user-mode <<-EOF || { tap_diag "Xorg did not start"; exit 1; }
 	Option "LowRefreshTimeout" "1500"
 EOF
 
-tap_ok "xt_poll 10 'idle at 30 Hz' mode_is 1280x1024@30.01" \
+tap_ok "xt_poll 10 'idle at 30 Hz' xt_mode_is 1280x1024@30.01" \
 	"idle: stillframe drops 85 Hz to the 30 Hz copy"
 
 # 1. The same resolution at another rate.
 xrandr --display "$XT_DISPLAY" --output DUMMY0 --mode 1280x1024 --rate 75
-tap_ok "xt_poll 3 'the user mode' mode_is 1280x1024@75.02" \
+tap_ok "xt_poll 3 'the user mode' xt_mode_is 1280x1024@75.02" \
 	"the user sets 1280x1024 at 75 Hz while idle"
 seen=$(active 3)
 tap_is "$seen" "1280x1024@75.02" \
 	"the pointer moving: the user's 75 Hz, never the 85 Hz of before"
-tap_ok "xt_poll 10 'idle again' mode_is 1280x1024@30.01" \
+tap_ok "xt_poll 10 'idle again' xt_mode_is 1280x1024@30.01" \
 	"idle: the 30 Hz copy of the user's resolution"
 ctl pause >/dev/null
-tap_ok "xt_poll 3 'the user mode back' mode_is 1280x1024@75.02" \
+tap_ok "xt_poll 3 'the user mode back' xt_mode_is 1280x1024@75.02" \
 	"stillframectl pause puts back the user's 75 Hz"
 ctl resume >/dev/null
 # The user's change comes while stillframe has the output at its low
 # rate, when the rate it remembered differs from the server's.
-tap_ok "xt_poll 10 'idle after resume' mode_is 1280x1024@30.01" \
+tap_ok "xt_poll 10 'idle after resume' xt_mode_is 1280x1024@30.01" \
 	"resumed, then idle: the 30 Hz copy again"
 
 # 2. A larger screen.
 xrandr --display "$XT_DISPLAY" --output DUMMY0 --mode 1600x1200 --rate 60
-tap_ok "xt_poll 3 'the larger mode' mode_is 1600x1200@60.00" \
+tap_ok "xt_poll 3 'the larger mode' xt_mode_is 1600x1200@60.00" \
 	"the user sets 1600x1200 at 60 Hz"
 seen=$(active 3)
 tap_is "$seen" "1600x1200@60.00" \
 	"the pointer moving: 1600x1200 at 60 Hz stays (not 1280x1024)"
-tap_ok "xt_poll 10 'idle at 1600x1200' mode_is 1600x1200@30.00" \
+tap_ok "xt_poll 10 'idle at 1600x1200' xt_mode_is 1600x1200@30.00" \
 	"idle: the 30 Hz mode of the new resolution"
 tap_ok "xt_poll 3 'status' status_is_real" \
 	"status reports the server's refresh ($(status_mhz) mHz)"
 
 # 3. A smaller one, where the old modes no longer fit the screen.
 xrandr --display "$XT_DISPLAY" --output DUMMY0 --mode 1024x768 --rate 75
-tap_ok "xt_poll 3 'the smaller mode' mode_is 1024x768@75.03" \
+tap_ok "xt_poll 3 'the smaller mode' xt_mode_is 1024x768@75.03" \
 	"the user sets 1024x768 at 75 Hz"
 seen=$(active 3)
 tap_is "$seen" "1024x768@75.03" \
 	"the pointer moving: 1024x768 at 75 Hz stays"
-tap_ok "xt_poll 10 'idle at 1024x768' mode_is 1024x768@60.00" \
+tap_ok "xt_poll 10 'idle at 1024x768' xt_mode_is 1024x768@60.00" \
 	"idle: the slowest mode of the new resolution (60 Hz)"
 tap_ok "xt_poll 3 'status' status_is_real" \
 	"status reports the server's refresh ($(status_mhz) mHz)"
 ctl pause >/dev/null
-tap_ok "xt_poll 3 'the user mode back' mode_is 1024x768@75.03" \
+tap_ok "xt_poll 3 'the user mode back' xt_mode_is 1024x768@75.03" \
 	"stillframectl pause puts back the user's last choice"
 ctl resume >/dev/null
 

@@ -439,6 +439,21 @@ wt_surface_with_label() {
 	END { if (id == "") exit 1; print id }'
 }
 
+# wt_modes_of: wayland-info's output on stdin -> "REFRESH_HZ FLAGS", a
+# line per wl_output mode (flags as wayland-info prints them: "current",
+# "preferred").
+wt_modes_of() {
+	awk '
+	/^interface: / { in_output = ($0 ~ /'\''wl_output'\''/) }
+	in_output && /refresh:/ {
+		r = $0; sub(/.*refresh: */, "", r); sub(/ Hz.*/, "", r)
+	}
+	in_output && /flags:/ {
+		f = $0; sub(/.*flags: */, "", f); sub(/[ \t]+$/, "", f)
+		print r (f == "" ? "" : " " f)
+	}'
+}
+
 # wt_run CMD...: run a Wayland client in the foreground, connected to
 # this weston, bounded by WT_TIMEOUT; its exit status is returned.
 wt_run() {

@@ -10,19 +10,6 @@ for prog in weston wayland-info foot setsid timeout; do
 	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 
-# modes_of: wayland-info output on stdin -> "REFRESH_HZ FLAGS" per mode.
-modes_of() {
-	awk '
-	/^interface: / { in_output = ($0 ~ /'\''wl_output'\''/) }
-	in_output && /refresh:/ {
-		r = $0; sub(/.*refresh: */, "", r); sub(/ Hz.*/, "", r)
-	}
-	in_output && /flags:/ {
-		f = $0; sub(/.*flags: */, "", f); sub(/[ \t]+$/, "", f)
-		print r (f == "" ? "" : " " f)
-	}'
-}
-
 # field KEY LINE: the word after KEY in a dump line.
 field() {
 	printf '%s\n' "$2" | awk -v k="$1" '{
@@ -63,7 +50,7 @@ tap_like "$(printf '%s\n' "$info" | grep -A1 "interface: 'wl_seat'")" \
 	'name: stillframe-test' "wayland-info lists the seat stillframe-test"
 tap_like "$seat" 'capabilities:.*pointer.*keyboard' \
 	"the seat has pointer and keyboard"
-tap_is "$(printf '%s\n' "$info" | modes_of | tr '\n' ';')" \
+tap_is "$(printf '%s\n' "$info" | wt_modes_of | tr '\n' ';')" \
 	"120.000;60.000 current preferred;48.000;30.000;" \
 	"the output has 120, 60 (current, preferred), 48 and 30 Hz modes"
 
@@ -171,7 +158,7 @@ wt_cmd switch headless 1024x640@30000
 state=$(output_line)
 tap_like "$state" 'mode 1024x640@30000 .* mode_switches 1 planes' \
 	"a temporary switch to 30 Hz makes it current"
-tap_is "$(wt_run wayland-info 2>&1 | modes_of | tr '\n' ';')" \
+tap_is "$(wt_run wayland-info 2>&1 | wt_modes_of | tr '\n' ';')" \
 	"120.000;60.000 preferred;48.000;30.000 current;" \
 	"clients binding wl_output now see 30 Hz current"
 wt_cmd switch headless 800x600@60000

@@ -105,12 +105,17 @@ xt_modelines() {
 
 xt_conf() {	# xt_conf MODULE_LINES: prints an xorg.conf
 	local lines=$1 module_dir test_dir
-	module_dir=$(dirname "$SF_XORG_MODULE")
-	test_dir=$(dirname "$SF_XORG_TEST_MODULE")
+	module_dir=$(dirname "${SF_XORG_MODULE:-.}")
+	test_dir=$(dirname "${SF_XORG_TEST_MODULE:-.}")
+	# XT_SYSTEM_MODULES=1: the server's own module folder only, where
+	# the packages install (tests/installed/).
+	if [ "${XT_SYSTEM_MODULES:-0}" = 1 ]; then
+		printf 'Section "Files"\n'
+	else
+		printf 'Section "Files"\n\tModulePath "%s"\n\tModulePath "%s"\n' \
+			"$module_dir" "$test_dir"
+	fi
 	cat <<-EOF
-		Section "Files"
-			ModulePath "$module_dir"
-			ModulePath "$test_dir"
 			ModulePath "/usr/lib/xorg/modules"
 		EndSection
 		Section "ServerFlags"
@@ -268,6 +273,30 @@ current_refresh() {
 
 current_refresh_is() {
 	[ "$(current_refresh)" = "$1" ]
+}
+
+# xt_mode_now: DUMMY0's mode as the server has it, "WxH@RATE" (the rate
+# as xrandr prints it).  --current: no probe, what RandR holds now.
+xt_mode_now() {
+	xrandr --display "$XT_DISPLAY" --current 2>/dev/null | awk '
+		$1 == "DUMMY0" {
+			out = 1
+			for (i = 3; i <= NF; i++)
+				if ($i ~ /^[0-9]+x[0-9]+\+/) {
+					size = $i
+					sub(/\+.*/, "", size)
+				}
+			next
+		}
+		out && /^[^ ]/ { out = 0 }
+		out { for (i = 2; i <= NF; i++) if ($i ~ /\*/) {
+			rate = $i; sub(/[*+]+/, "", rate) } }
+		END { if (size != "" && rate != "") print size "@" rate }'
+}
+
+# xt_mode_is WxH@RATE: DUMMY0 is in that mode now.
+xt_mode_is() {
+	[ "$(xt_mode_now)" = "$1" ]
 }
 
 window_id() {	# window_id CLASS: the first window of that WM_CLASS
