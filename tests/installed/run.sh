@@ -15,8 +15,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
 [ $# -eq 1 ] || { echo "usage: $0 weston|xorg|protocols" >&2; exit 2; }
+what=$1
 work=${AUTOPKGTEST_TMP:-$(mktemp -d)}
-build=$work/build-$1
+build=$work/build-$what
 
 # installed PACKAGE PATTERN: the file of PACKAGE matching PATTERN.
 installed() {
@@ -28,13 +29,13 @@ installed() {
 
 configure() {	# configure MESON_OPTIONS...: the doubles' build folder
 	meson setup "$build" "$top" -Dtests=true -Dfuzz=false "$@" \
-		>"$work/meson-$1.log" 2>&1 || {
-		cat "$work/meson-$1.log" >&2
+		>"$work/meson-$what.log" 2>&1 || {
+		cat "$work/meson-$what.log" >&2
 		exit 1
 	}
 }
 
-case $1 in
+case $what in
 weston | protocols)
 	configure -Dweston=enabled -Dxorg=disabled
 	ninja -C "$build" tests/weston/stillframe-test-fake-kms.so >/dev/null
