@@ -32,12 +32,15 @@ tap_ok "[ '$dir' -ef /usr/share/stillframe/protocols ]" \
 tap_ok "[ -f '$dir/stillframe-v1.xml' ] && [ -f '$dir/stillframe-control-v1.xml' ] &&
 	[ -f '$dir/stillframe-x.xml' ]" "the protocol XMLs are in pkgdatadir"
 work=$(mktemp -d "${AUTOPKGTEST_TMP:-${TMPDIR:-/tmp}}/protocols.XXXXXX")
-printf '#include <stillframe/stillframe-x.h>\nint main(void) { return 0; }\n' \
+# As the .pc means it (Cflags -I${includedir}/stillframe, as the cli test
+# protocols-pc checks on a DESTDIR): <stillframe-x.h>, which only those
+# flags find; <stillframe/stillframe-x.h> would build without them.
+printf '#include <stillframe-x.h>\nint sf_check = STILLFRAME_X_HINT_ITEMS;\n' \
 	>"$work/x.c"
 # shellcheck disable=SC2046	# the flags split into words
 tap_ok "cc -Wall -Werror $(pkg-config --cflags stillframe-protocols) \
-	-o '$work/x' '$work/x.c' 2>'$work/x.log'" \
-	"a program including <stillframe/stillframe-x.h> builds with the .pc's cflags"
+	-c -o '$work/x.o' '$work/x.c' 2>'$work/x.log'" \
+	"<stillframe-x.h> is found through the .pc's cflags"
 cp "$examples"/content-rate-client.c "$examples"/Makefile "$work/"
 tap_ok "make -C '$work' >'$work/make.log' 2>&1" \
 	"the example client builds with make against the installed .pc"

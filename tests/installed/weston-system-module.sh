@@ -36,9 +36,7 @@ tap_ok "grep -qF \"Loading module '$plugin'\" \"\$WT_LOG\"" \
 	"Weston loads stillframe.so from its module folder ($plugin)"
 
 clock=$WT_DIR/clock.sh
-printf '%s\n' '#!/bin/sh' \
-	"while :; do printf '\\r%s ' \"\$(date +%T)\"; sleep 1; done" >"$clock"
-chmod +x "$clock"
+rc_clock_script "$clock"
 wt_client env SHELL="$clock" weston-terminal
 sleep "$SETTLE_S"
 

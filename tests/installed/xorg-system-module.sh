@@ -31,9 +31,7 @@ tap_like "$(xdpyinfo -display "$XT_DISPLAY" -queryExtensions 2>&1)" \
 	'STILLFRAME' "xdpyinfo lists the STILLFRAME extension"
 
 clock=$XT_DIR/clock.sh
-printf '%s\n' '#!/bin/sh' \
-	"while :; do printf '\\r%s ' \"\$(date +%T)\"; sleep 1; done" >"$clock"
-chmod +x "$clock"
+rc_clock_script "$clock"
 xt_client xterm -geometry 30x4+100+100 -e "$clock"
 xt_poll 20 "xterm's window" eval '[ -n "$(window_id XTerm)" ]' ||
 	tap_bail "no xterm window"

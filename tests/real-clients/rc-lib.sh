@@ -220,6 +220,15 @@ rc_xorg_damage_count() {
 	awk '$1 == "damage" { n++ } END { print n + 0 }' "$1"
 }
 
+# rc_clock_script PATH: writes PATH, a shell script printing the time to
+# the second in place (a carriage return, no newline) every second: a
+# terminal clock, for weston-terminal ($SHELL) or xterm (-e).
+rc_clock_script() {
+	printf '%s\n' '#!/bin/sh' \
+		"while :; do printf '\\r%s ' \"\$(date +%T)\"; sleep 1; done" \
+		>"$1" && chmod +x "$1"
+}
+
 rc_weston_ini() {
 	local modules=$1 bg=$2
 	shift 2

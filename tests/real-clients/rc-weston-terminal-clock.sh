@@ -43,10 +43,7 @@ run_clock() {
 		suppress-idle-delay=1000)"
 	# weston-terminal runs $SHELL: here a clock, redrawn in place.
 	local clock=$WT_DIR/clock.sh
-	printf '%s\n' '#!/bin/sh' \
-		"while :; do printf '\\r%s ' \"\$(date +%T)\"; sleep 1; done" \
-		>"$clock"
-	chmod +x "$clock"
+	rc_clock_script "$clock"
 	wt_client env SHELL="$clock" weston-terminal
 	sleep "$SETTLE_S"
 	local a b
