@@ -152,6 +152,17 @@ all_hashed(const struct history *h, uint32_t n)
 	return true;
 }
 
+/* How many of the newest `n` commits in a row have their content known. */
+static uint32_t
+hashed_run(const struct history *h, uint32_t n)
+{
+	uint32_t i = 0;
+
+	while (i < n && h->rec[i]->has_hash)
+		i++;
+	return i;
+}
+
 /* Two states taking turns: A B A B ... */
 static bool
 alternates(const struct history *h, uint32_t n)
@@ -332,8 +343,15 @@ blink_period(const struct sf_classifier_params *params,
 	if (commits < SF_CLASSIFIER_MIN_COMMITS)
 		return 0;
 
-	if (all_hashed(h, commits)) {
-		if (!alternates(h, commits))
+	/* Judged by the newest commits whose content is known, when there
+	 * are enough of them: an older one whose pixels were not read (the
+	 * caret's first redraw after a burst of output, when the window
+	 * was animating and read only now and then) says nothing either
+	 * way, and would keep the blink's states unknown until it left
+	 * the history, some six seconds of xterm's blinks. */
+	uint32_t known = hashed_run(h, commits);
+	if (known >= SF_CLASSIFIER_MIN_COMMITS) {
+		if (!alternates(h, known))
 			return 0;
 	} else {
 		/* Unknown content: a regular single interval at a tick
@@ -358,7 +376,9 @@ learn_phases(const struct history *h, uint32_t commits,
 	const struct sf_commit_record *a = h->rec[0], *b = h->rec[1];
 	bool a_shown;
 
-	if (!all_hashed(h, commits))
+	/* The newest known ones (blink_period says why). */
+	commits = hashed_run(h, commits);
+	if (commits < SF_CLASSIFIER_MIN_COMMITS)
 		return;
 	if (a->ink != b->ink) {
 		a_shown = a->ink > b->ink;

@@ -71,6 +71,10 @@ sf_classify(const struct sf_classifier_params *params,
  *      at least, over every on/off pair of the run.
  *   3. otherwise (even ink and timing, no hashes): UNKNOWN, and the
  *      repaint policy treats the blink as unknown content.
+ * The states are learnt from the newest commits of the run whose pixels
+ * were read, SF_CLASSIFIER_MIN_COMMITS of them at least: an older one
+ * without (the caret's first redraw after a burst of output, read when
+ * the window was animating) neither tells them nor hides them.
  * A commit whose hash or place is neither state's is UNKNOWN too: it is
  * something else than the blink.  Not the state seen after the user
  * typed: typing moves the caret and redraws text, so that commit

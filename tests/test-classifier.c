@@ -600,6 +600,64 @@ SF_TEST(a_commit_unlike_both_states_is_unknown)
 			 SF_BLINK_PHASE_UNKNOWN);
 }
 
+/* Typing into xterm makes its window animating, whose pixels are read
+ * only now and then: the caret's first redraw where the typing left it
+ * can come unhashed.  The blinks after it tell the caret's two states as
+ * soon as four of them are known, not once that commit left the history
+ * (thirteen blinks later, six seconds of idle blinks painted). */
+SF_TEST(an_unhashed_commit_before_a_blink_leaves_its_states_known)
+{
+	struct sf_classifier_params params;
+	struct sf_surface_activity act;
+	struct sf_classification cls;
+	sf_time_t now = SF_SEC(1);
+	int known_after = 0;
+
+	sf_classifier_params_init_default(&params);
+	sf_surface_activity_init(&act, 800, 600);
+	/* A character every 40 ms, the caret moving along. */
+	for (int i = 0; i < 12; i++) {
+		struct sf_box cell = { 280 + 10 * i, 300, 300 + 10 * i, 320 };
+		struct sf_commit_desc d = { .time = now, .boxes = &cell,
+					    .n_boxes = 1, .has_hash = true,
+					    .hash = 100 + (uint64_t)i,
+					    .ink = 50 };
+		sf_surface_activity_record(&act, &d);
+		sf_classify(&params, &act, 0, now, &cls);
+		now += SF_MSEC(40);
+	}
+	now += SF_MSEC(260);
+	/* The caret drawn where the typing ended, content unknown. */
+	struct sf_commit_desc first = { .time = now, .boxes = &cursor_cell,
+					.n_boxes = 1 };
+	sf_surface_activity_record(&act, &first);
+	sf_classify(&params, &act, 0, now, &cls);
+	now += SF_MSEC(600);
+	/* xterm: hidden 300 ms (hash 2), shown 600 ms (hash 1, more ink). */
+	for (int i = 0; i < 12; i++) {
+		bool shown = i % 2;
+		struct sf_commit_desc d = { .time = now, .boxes = &cursor_cell,
+					    .n_boxes = 1, .has_hash = true,
+					    .hash = shown ? 1 : 2,
+					    .ink = shown ? 137 : 59 };
+		sf_surface_activity_record(&act, &d);
+		sf_classify(&params, &act, 0, now, &cls);
+		if (cls.phases_known && !known_after)
+			known_after = i + 1;
+		if (known_after) {
+			sf_assert_int_eq(cls.cls, SF_CLASS_BLINKING);
+			sf_assert_int_eq(sf_classifier_blink_phase(
+				&cls, sf_surface_activity_get(&act, 0)),
+				shown ? SF_BLINK_PHASE_SHOWN :
+					SF_BLINK_PHASE_HIDDEN);
+		}
+		now += SF_MSEC(shown ? 600 : 300);
+	}
+	printf("# states known after %d hashed blinks\n", known_after);
+	sf_assert_int_gt(known_after, 0);
+	sf_assert_int_le(known_after, SF_CLASSIFIER_MIN_COMMITS);
+}
+
 SF_TEST(empty_commits_neither_make_nor_break_patterns)
 {
 	struct sf_classifier_params params;
