@@ -143,15 +143,6 @@ same_extents(const struct sf_commit_record *a, const struct sf_commit_record *b)
 	return same_box(&a->extents, &b->extents);
 }
 
-static bool
-all_hashed(const struct history *h, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (!h->rec[i]->has_hash)
-			return false;
-	return true;
-}
-
 /* How many of the newest `n` commits in a row have their content known. */
 static uint32_t
 hashed_run(const struct history *h, uint32_t n)
@@ -307,11 +298,12 @@ classify_frequent(const struct sf_classifier_params *params,
 }
 
 /* Rule 2.  Returns the full period, or 0 when the commits do not blink;
- * *run_commits is how many of the newest commits blink. */
+ * *known_commits is how many of the newest blinking commits have their
+ * content known (hashed). */
 static sf_time_t
 blink_period(const struct sf_classifier_params *params,
 	     const struct sf_surface_activity *activity,
-	     const struct history *h, uint32_t *run_commits)
+	     const struct history *h, uint32_t *known_commits)
 {
 	const struct sf_commit_record *newest = h->rec[0];
 	uint32_t n = 0;
@@ -363,11 +355,12 @@ blink_period(const struct sf_classifier_params *params,
 				return 0;
 		}
 	}
-	*run_commits = commits;
+	*known_commits = known;
 	return sum / pairs;
 }
 
-/* Which of the newest blinking commits' two states shows the caret
+/* Which of the two states of the newest `commits` blinking commits, all
+ * hashed (blink_period says why only those), shows the caret
  * (sf-classifier.h says why by ink first, then by time). */
 static void
 learn_phases(const struct history *h, uint32_t commits,
@@ -376,8 +369,6 @@ learn_phases(const struct history *h, uint32_t commits,
 	const struct sf_commit_record *a = h->rec[0], *b = h->rec[1];
 	bool a_shown;
 
-	/* The newest known ones (blink_period says why). */
-	commits = hashed_run(h, commits);
 	if (commits < SF_CLASSIFIER_MIN_COMMITS)
 		return;
 	if (a->ink != b->ink) {
@@ -415,7 +406,7 @@ blink_starting(const struct history *h)
 {
 	const uint32_t n = SF_CLASSIFIER_MIN_COMMITS - 1;
 
-	if (h->n < n || !all_hashed(h, n))
+	if (h->n < n || hashed_run(h, n) < n)
 		return false;
 	for (uint32_t i = 1; i < n; i++)
 		if (!same_extents(h->rec[i], h->rec[0]))
@@ -454,7 +445,8 @@ tick_period(const struct sf_classifier_params *params,
 			continue;
 		if (!is_tick_sized(params, activity, h->rec[run]))
 			continue;
-		if (all_hashed(h, commits) && alternates(h, commits))
+		if (hashed_run(h, commits) == commits &&
+		    alternates(h, commits))
 			continue;	/* a blink at another period */
 		return span / run;
 	}
@@ -469,7 +461,7 @@ sf_classify(const struct sf_classifier_params *params,
 {
 	struct history h;
 	sf_time_t period;
-	uint32_t blink_commits = 0;
+	uint32_t known_commits = 0;
 
 	*out = (struct sf_classification){ .cls = SF_CLASS_STATIC };
 	history_init(&h, activity);
@@ -488,10 +480,10 @@ sf_classify(const struct sf_classifier_params *params,
 				.cls = SF_CLASS_INTERACTIVE,
 			};
 	} else if ((period = blink_period(params, activity, &h,
-					  &blink_commits)) > 0) {
+					  &known_commits)) > 0) {
 		out->cls = SF_CLASS_BLINKING;
 		out->period = period;
-		learn_phases(&h, blink_commits, out);
+		learn_phases(&h, known_commits, out);
 	} else if ((period = tick_period(params, activity, &h)) > 0) {
 		out->cls = SF_CLASS_TICKING;
 		out->period = period;
