@@ -1,0 +1,443 @@
+# SPDX-License-Identifier: MIT
+"""The verdict: what the stock side's screen and the stillframe side's
+showed, measured alike, against the invariants of doc/invisibility.md.
+
+Every figure comes from a witness's frame log (sf_check_framelog) and the
+times the check itself gave input or printed; nothing from stillframe.
+Tiles are compared by position: both sides place the client alike (the
+same server, output size and window manager).
+"""
+
+import statistics
+
+# The invariants, numbered as in doc/invisibility.md ("The invariants").
+INVARIANTS = {
+    "key-latency": (1, "no key reaches the screen later than on stock"),
+    "focused-animation": (2, "the focused window is never held or "
+                          "throttled while it animates"),
+    "new-drawing": (3, "a hold never delays drawing it has not seen "
+                    "repeat"),
+    "caret-shown": (4, "a held caret is left in its shown state"),
+    "hold-deadline": (5, "a blink or tick is held no longer than its "
+                      "deadline"),
+    "idle-refresh": (6, "no mode switch while the user is idle other "
+                     "than the idle drop"),
+    "active-refresh": (7, "no mode switch while the user is active, and "
+                       "no mode kept for less than a second"),
+    "health": (8, "no crash, error or hung client that stock does not "
+               "have"),
+    "idle-saving": (9, "while the user is idle, what only blinks or "
+                    "ticks is repainted at most a quarter as often as "
+                    "on stock"),
+}
+
+ANSWER_WITHIN_MS = 1000.0       # a key not answered by then: unanswered
+QUIET_AFTER_IDLE_MS = 5000.0    # idle figures start this long after input
+ANIMATION_FPS = 8.0             # stock's rate from which a region animates
+ANIMATION_RATIO = 0.8
+PRINT_MEDIAN_SLACK_MS = 100.0
+PRINT_MAX_SLACK_MS = 500.0
+CARET_SLACK_MS = 1500.0         # the contract's wait for a shown phase
+DEADLINE_SLACK_MS = 2500.0
+SHORTEST_MODE_MS = 1000.0
+SAVING_FACTOR = 4.0
+SAVING_FROM_PER_MIN = 20.0
+
+
+def box_tiles(log, box):
+    if not box or not log.screen:
+        return set()
+    x, y, w, h = box
+    tile = log.screen[2]
+    cols = log.columns()
+    return {r * cols + c
+            for r in range(y // tile, (y + h + tile - 1) // tile)
+            for c in range(x // tile, (x + w + tile - 1) // tile)}
+
+
+class Timeline:
+    """One side's frames, with each tile's history."""
+
+    def __init__(self, side):
+        self.side = side
+        self.log = side["log"]
+        self.frames = self.log.frames
+        self.area = box_tiles(self.log, side["box"])
+        self.history = {}           # idx -> [(t, hash)]
+        for t, changes in self.frames:
+            for idx, h in changes.items():
+                self.history.setdefault(idx, []).append((t, h))
+
+    def keys(self):
+        return [t for t, w in self.log.inputs if w and w[0] == "key"]
+
+    def first_change_after(self, t, limit):
+        for ft, changes in self.frames:
+            if ft <= t:
+                continue
+            if ft > limit:
+                return None
+            if any(i in self.area for i in changes):
+                return ft
+        return None
+
+    def latency(self, t, within):
+        answer = self.first_change_after(t, t + within)
+        return None if answer is None else answer - t
+
+    def changing_frames(self, a, b):
+        return sum(1 for t, c in self.frames
+                   if a <= t < b and any(i in self.area for i in c))
+
+    def all_frames(self, a, b):
+        return sum(1 for t, _ in self.frames if a <= t < b)
+
+    def state_at(self, idx, t):
+        state = None
+        for ht, h in self.history.get(idx, ()):
+            if ht > t:
+                break
+            state = h
+        return state
+
+    def tile_changes(self, idx, a, b):
+        return [(t, h) for t, h in self.history.get(idx, ()) if a <= t < b]
+
+    def modes(self):
+        return self.log.modes
+
+    def native_mhz(self):
+        return self.log.modes[0][1] if self.log.modes else 60000
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def switches_in(modes, a, b):
+    """The mode switches in [a, b): (t, from, to)."""
+    out = []
+    prev = None
+    for t, mhz in modes:
+        if prev is not None and mhz != prev and a <= t < b:
+            out.append((t, prev, mhz))
+        prev = mhz
+    return out
+
+
+def short_modes(modes, a, b):
+    """Modes kept for less than SHORTEST_MODE_MS between two switches
+    inside [a, b]: a dip the user may see as a flicker."""
+    out = []
+    changes = [(t, m) for i, (t, m) in enumerate(modes)
+               if i == 0 or m != modes[i - 1][1]]
+    for (t0, m), (t1, _) in zip(changes, changes[1:]):
+        if t0 >= a and t1 <= b and t1 - t0 < SHORTEST_MODE_MS:
+            out.append((t0, m, t1 - t0))
+    return out
+
+
+def classify_tile(changes, initial):
+    """'blink' (two pictures in turn), 'tick' (new pictures about once a
+    second or slower), 'other', or None without changes."""
+    if not changes:
+        return None
+    states = [initial] + [h for _, h in changes]
+    distinct = set(states)
+    if len(distinct) == 2 and len(changes) >= 4:
+        return "blink"
+    if len(changes) >= 2:
+        span = changes[-1][0] - changes[0][0]
+        if span / (len(changes) - 1) >= 800.0:
+            return "tick"
+    return "other"
+
+
+def longest_away(tl, idx, shown, a, b):
+    """The longest time in [a, b) the tile showed something else than
+    SHOWN."""
+    longest = 0.0
+    away_since = a if tl.state_at(idx, a) != shown else None
+    for t, h in tl.tile_changes(idx, a, b):
+        if h != shown and away_since is None:
+            away_since = t
+        elif h == shown and away_since is not None:
+            longest = max(longest, t - away_since)
+            away_since = None
+    if away_since is not None:
+        longest = max(longest, b - away_since)
+    return longest
+
+
+def longest_still(tl, idx, a, b):
+    times = [a] + [t for t, _ in tl.tile_changes(idx, a, b)] + [b]
+    return max(t1 - t0 for t0, t1 in zip(times, times[1:]))
+
+
+class Verdict:
+    def __init__(self):
+        self.failures = []
+        self.figures = {}
+
+    def fail(self, invariant, reason):
+        self.failures.append({"invariant": invariant,
+                              "number": INVARIANTS[invariant][0],
+                              "rule": INVARIANTS[invariant][1],
+                              "reason": reason})
+
+
+# A key that comes this long after the one before starts a burst: the
+# output may have dropped its rate meanwhile, and the key must bring it
+# back no later than stock shows it.
+AFTER_PAUSE_MS = 400.0
+
+
+def check_keys(v, stock, sf, phases):
+    frame_ms = 1e6 / stock.native_mhz()
+    slack = max(5.0, frame_ms / 2)
+    keys_s, keys_f = stock.keys(), sf.keys()
+    groups = {"in a burst": [], "after a pause": []}
+    lost = 0
+    for i, (ts, tf) in enumerate(zip(keys_s, keys_f)):
+        a = stock.latency(ts, ANSWER_WITHIN_MS)
+        b = sf.latency(tf, ANSWER_WITHIN_MS)
+        if a is not None and b is None:
+            lost += 1
+        if a is None or b is None:
+            continue
+        paused = i == 0 or ts - keys_s[i - 1] >= AFTER_PAUSE_MS
+        groups["after a pause" if paused else "in a burst"].append((a, b))
+    both = groups["in a burst"] + groups["after a pause"]
+    v.figures["keys"] = min(len(keys_s), len(keys_f))
+    v.figures["keys_answered"] = len(both)
+    if both:
+        v.figures["key_ms"] = {
+            "stock": {"median": median([a for a, _ in both]),
+                      "max": max(a for a, _ in both)},
+            "stillframe": {"median": median([b for _, b in both]),
+                           "max": max(b for _, b in both)}}
+    for name, pairs in groups.items():
+        if len(pairs) < 5:
+            continue
+        ms, mf = median([a for a, _ in pairs]), median([b for _, b in pairs])
+        v.figures.setdefault("key_groups", {})[name] = {
+            "keys": len(pairs), "stock": ms, "stillframe": mf}
+        if mf > ms + slack:
+            v.fail("key-latency", "keys %s: key to pixels median %.1f ms "
+                   "against %.1f ms on stock (%d keys; allowed %.1f ms "
+                   "more)" % (name, mf, ms, len(pairs), slack))
+    if lost:
+        v.fail("key-latency", "%d key(s) answered on stock within %d ms "
+               "and not with stillframe" % (lost, ANSWER_WITHIN_MS))
+
+
+def check_animation(v, stock, sf, phases):
+    windows = []
+    if "type_start" in phases:
+        windows.append(("typing", phases["type_start"], phases["type_end"]))
+    if "idle_start" in phases:
+        windows.append(("idle", phases["idle_start"],
+                        phases.get("print_start", phases["idle_end"])))
+    v.figures["fps"] = {}
+    for name, a, b in windows:
+        secs = (b - a) / 1000.0
+        if secs < 3:
+            continue
+        fs = stock.changing_frames(a, b) / secs
+        ff = sf.changing_frames(a, b) / secs
+        v.figures["fps"][name] = {"stock": fs, "stillframe": ff}
+        if fs >= ANIMATION_FPS and ff < ANIMATION_RATIO * fs:
+            v.fail("focused-animation", "%s: the window changed on screen "
+                   "%.1f times a second against %.1f on stock"
+                   % (name, ff, fs))
+
+
+def check_prints(v, stock, sf, phases, prints):
+    if not prints:
+        return
+    ends = prints[1:] + [phases["idle_end"]]
+    lat = {"stock": [], "stillframe": []}
+    for p, end in zip(prints, ends):
+        for name, tl in (("stock", stock), ("stillframe", sf)):
+            lat[name].append(tl.latency(p, end - p))
+    v.figures["print_ms"] = lat
+    shown = [a for a in lat["stock"] if a is not None]
+    if not shown:
+        return
+    ms, mx = median(shown), max(shown)
+    late = []
+    for i, (a, b) in enumerate(zip(lat["stock"], lat["stillframe"])):
+        if a is None:
+            continue
+        if b is None:
+            late.append("line %d not shown before the next (%.0f ms)"
+                        % (i + 1, ends[i] - prints[i]))
+        elif b > mx + PRINT_MAX_SLACK_MS:
+            late.append("line %d after %.0f ms" % (i + 1, b))
+    sfs = [b if b is not None else ends[i] - prints[i]
+           for i, b in enumerate(lat["stillframe"])]
+    if late or median(sfs) > ms + PRINT_MEDIAN_SLACK_MS:
+        v.fail("new-drawing", "printed lines reached the screen late "
+               "(stock: median %.0f ms, at most %.0f ms): %s"
+               % (ms, mx, "; ".join(late) or
+                  "median %.0f ms" % median(sfs)))
+
+
+def idle_segments(stock, phases, prints):
+    """The idle phase cut at each printed line: (start, end, the input
+    whose answer shows the caret, on each side)."""
+    starts = [("key", phases["idle_start"])] + [("print", p) for p in prints]
+    ends = [p for p in prints] + [phases["idle_end"]]
+    return [(a, b, kind) for (kind, a), b in zip(starts, ends)]
+
+
+def shown_time(tl, kind, a, phases):
+    """When the caret is known shown: just after the answer to the last
+    key before the idle phase, or to the line printed at A."""
+    if kind == "key":
+        keys = [t for t in tl.keys() if t < phases["idle_start"]]
+        if not keys:
+            return None
+        t = keys[-1]
+    else:
+        t = a
+    answer = tl.first_change_after(t, t + ANSWER_WITHIN_MS)
+    return None if answer is None else answer + 0.001
+
+
+def check_idle_tiles(v, stock, sf, phases, prints, args):
+    deadline = 30000.0
+    for o in args.option:
+        k, _, val = o.partition("=")
+        if k in ("blink-max-staleness", "tick-max-staleness"):
+            try:
+                deadline = max(deadline, float(val))
+            except ValueError:
+                pass
+    blinks = ticks = 0
+    hidden = []
+    stale = []
+    for a, b, kind in idle_segments(stock, phases, prints):
+        st_s, st_f = shown_time(stock, kind, a, phases), \
+            shown_time(sf, kind, a, phases)
+        for idx in stock.area:
+            changes = stock.tile_changes(idx, a, b)
+            cls = classify_tile(changes, stock.state_at(idx, a))
+            if cls == "blink" and st_s is not None and st_f is not None:
+                blinks += 1
+                away_s = longest_away(stock, idx, stock.state_at(idx, st_s),
+                                      st_s, b)
+                away_f = longest_away(sf, idx, sf.state_at(idx, st_f),
+                                      st_f, b)
+                if away_f > away_s + CARET_SLACK_MS:
+                    hidden.append((away_f, away_s, idx))
+            elif cls == "tick":
+                ticks += 1
+                still = longest_still(sf, idx, a, b)
+                if still > deadline + DEADLINE_SLACK_MS:
+                    stale.append((still, idx))
+    v.figures["idle_tiles"] = {"blinking": blinks, "ticking": ticks}
+    if hidden:
+        away_f, away_s, idx = max(hidden)
+        v.fail("caret-shown", "a blinking region (tile %d, %d region(s)) "
+               "showed its other picture for %.1f s at a time, on stock "
+               "at most %.1f s" % (idx, len(hidden), away_f / 1000.0,
+                                   away_s / 1000.0))
+    if stale:
+        still, idx = max(stale)
+        v.fail("hold-deadline", "a ticking region (tile %d) was not "
+               "redrawn for %.1f s (deadline %.0f s)"
+               % (idx, still / 1000.0, deadline / 1000.0))
+
+
+def check_saving(v, stock, sf, phases, prints, control):
+    a = phases["idle_start"] + QUIET_AFTER_IDLE_MS
+    b = prints[0] if prints else phases["idle_end"]
+    if b - a < 5000.0:
+        return
+    mins = (b - a) / 60000.0
+    fs, ff = stock.all_frames(a, b) / mins, sf.all_frames(a, b) / mins
+    v.figures["idle_per_min"] = {"stock": fs, "stillframe": ff}
+    classes = {classify_tile(stock.tile_changes(i, a, b),
+                             stock.state_at(i, a))
+               for i in stock.history}
+    classes.discard(None)
+    repeating = bool(classes) and classes <= {"blink", "tick"}
+    v.figures["idle_repeats_only"] = repeating
+    if control or not repeating or fs < SAVING_FROM_PER_MIN:
+        return
+    if ff * SAVING_FACTOR > fs:
+        v.fail("idle-saving", "idle, what only blinks or ticks was "
+               "repainted %.1f times a minute against %.1f on stock "
+               "(%.1fx fewer; at least %gx expected)"
+               % (ff, fs, fs / ff if ff else float("inf"), SAVING_FACTOR))
+
+
+def check_modes(v, stock, sf, phases):
+    modes = sf.modes()
+    v.figures["modes"] = [(round(t), m) for t, m in modes]
+    if "type_start" in phases:
+        a, b = phases["type_start"], phases["type_end"]
+        keys = [t for t in sf.keys() if t >= a]
+        sw = switches_in(modes, a, b)
+        # The first key may bring the output back from a drop.
+        if sw and keys and sw[0][2] > sw[0][1] and sw[0][0] < keys[0] + 200:
+            sw = sw[1:]
+        if sw:
+            v.fail("active-refresh", "%d mode switch(es) while typing: %s"
+                   % (len(sw), ", ".join("%.0f->%.0f Hz" % (f / 1e3, to / 1e3)
+                                         for _, f, to in sw)))
+    if "idle_start" in phases:
+        a, b = phases["idle_start"], phases["idle_end"]
+        sw = switches_in(modes, a, b)
+        allowed = max(1, len(switches_in(stock.modes(), a, b)))
+        if len(sw) > allowed:
+            v.fail("idle-refresh", "%d mode switches in %.0f s without "
+                   "input (one idle drop allowed)"
+                   % (len(sw), (b - a) / 1000.0))
+    dips = short_modes(modes, phases["settled"], phases.get(
+        "wake_end", float("inf")))
+    if dips:
+        t, m, dur = dips[0]
+        v.fail("active-refresh", "%d mode(s) kept less than %.0f s, e.g. "
+               "%.0f Hz for %.0f ms"
+               % (len(dips), SHORTEST_MODE_MS / 1000.0, m / 1e3, dur))
+
+
+def check_health(v, stock_side, sf_side):
+    for what, key in (("server", "server_alive"), ("client", "client_alive")):
+        if stock_side[key] and not sf_side[key]:
+            v.fail("health", "the %s ended with stillframe, not on stock"
+                   % what)
+    extra = sorted(set(sf_side["client_errors"]) -
+                   set(stock_side["client_errors"]))
+    if extra:
+        v.fail("health", "the client said %s with stillframe, not on stock"
+               % ", ".join("'%s'" % e for e in extra))
+    for side in (stock_side, sf_side):
+        if side["log"].errors:
+            v.fail("health", "the %s side's witness: %s"
+                   % (side["name"], side["log"].errors[0]))
+
+
+def analyse_pair(stock_side, sf_side, phases, prints, args):
+    stock, sf = Timeline(stock_side), Timeline(sf_side)
+    v = Verdict()
+    check_health(v, stock_side, sf_side)
+    check_keys(v, stock, sf, phases)
+    check_animation(v, stock, sf, phases)
+    if "idle_start" in phases:
+        check_prints(v, stock, sf, phases, prints)
+        check_idle_tiles(v, stock, sf, phases, prints, args)
+        check_saving(v, stock, sf, phases, prints, args.control)
+    check_modes(v, stock, sf, phases)
+    return {
+        "server": args.server,
+        "wm": args.wm,
+        "command": args.command,
+        "control": args.control,
+        "scenarios": args.scenarios,
+        "box": {"stock": stock_side["box"], "stillframe": sf_side["box"]},
+        "figures": v.figures,
+        "failures": v.failures,
+    }
