@@ -1,6 +1,8 @@
 /*
- * stillframe-test-fake-kms.so: a TEST DOUBLE, never to be installed or
- * loaded outside stillframe's integration tests.
+ * stillframe-test-fake-kms.so: a TEST DOUBLE, loaded only by stillframe's
+ * integration tests and by stillframe-check.  It is installed only for
+ * stillframe-check, into libexecdir/stillframe, never into Weston's
+ * module folder: a user's Weston never loads it.
  *
  * It stands in for a KMS (DRM) backend on top of Weston 10's headless
  * backend, which has no seat, one mode per output, and neither
