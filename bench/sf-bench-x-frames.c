@@ -167,7 +167,8 @@ sf_bench_frames_handle_damage(struct sf_bench_frames *frames,
 	return true;
 }
 
-/* bits per pixel and scanline pad of the server's images of a depth */
+/* Whether the server's images of a depth have 32 bits per pixel and
+ * rows padded to 32 bits: a row is then its width * 4 bytes. */
 static bool
 format_is_32(xcb_connection_t *conn, uint8_t depth)
 {
