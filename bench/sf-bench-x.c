@@ -6,7 +6,7 @@
  * speaks only DAMAGE, RANDR and XTEST, never the STILLFRAME extension,
  * so that stock Xorg and Xorg with our module are measured alike.
  *
- *   sf-bench-x [--display D]
+ *   sf-bench-x [--display D] [--frames]
  *
  * stdout, one event per line, T = CLOCK_MONOTONIC in ms (12345.678):
  *   crtc T CRTC_ID REFRESH_MHZ	at start for each CRTC of screen 0, then
@@ -23,11 +23,30 @@
  *   sync T			the round trip of "sync" came back
  *   error T MESSAGE		a bad command, or "connection lost"
  *
+ * and with --frames, what changed on screen (the root's pixels), in
+ * tiles of TILE x TILE pixels numbered row by row, IDX = row *
+ * ceil(W / TILE) + column, the right and bottom ones partial:
+ *   screen W H TILE		at start, and whenever RandR resizes the
+ *				root: its size, and TILE (32)
+ *   frame T N IDX:HASH...	after the screen line, every tile; then
+ *				for each batch of the root's damage, the
+ *				tiles it touched whose hash changed, N of
+ *				them (frame T 0: drawing that changed no
+ *				pixel).  T is taken before the tiles are
+ *				read back (GetImage, ZPixmap).  HASH: 16
+ *				lowercase hex digits of the 64-bit FNV-1a
+ *				of the tile's pixels row by row, each the
+ *				4 bytes of v & 0x00ffffff little-endian
+ *				(the Weston side hashes its framebuffer
+ *				alike); "error T unsupported image format"
+ *				and exit 2 when pixels are not 32 bits
+ *
  * stdin, one command per line: key KEYCODE | text STRING ([a-z0-9 ]) |
  * motion X Y | button N | sync | quit.
  *
  * Exit: 0 on quit or end of stdin, 1 when the connection is lost or
- * cannot be made, 2 for bad arguments or a missing extension.
+ * cannot be made, 2 for bad arguments, a missing extension or (with
+ * --frames) an image format it does not hash.
  *
  * A Damage object on a window hangs on the pixmap the window draws into
  * (the screen's, unless Composite redirects it), and what is drawn there
@@ -35,6 +54,12 @@
  * (miext/damage/damage.c, damageRegionAppend).  So one object per child
  * of the root sees the drawing of all its descendants, a reparenting
  * window manager's frame included, and no descendant needs its own.
+ *
+ * The root's borderClip is the screen, so --frames's Damage on the root
+ * sees whatever is drawn into the screen's pixmap: the drawing of
+ * unredirected windows and a compositing manager's painting through
+ * its overlay window or on the root alike, and not what redirected
+ * windows draw into their offscreen pixmaps: only what is on screen.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,13 +70,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <xcb/xcb.h>
 #include <xcb/damage.h>
 #include <xcb/randr.h>
 #include <xcb/xtest.h>
+
+#include "sf-bench-x-frames.h"
+#include "sf-bench-x-output.h"
 
 #define LINE_MAX_LEN 4096
 
@@ -80,6 +107,12 @@ struct bench_x {
 	size_t n_crtcs, cap_crtcs;
 	xcb_randr_get_screen_resources_current_reply_t *res;
 
+	/* --frames: the root's tiles; NULL without */
+	struct sf_bench_frames *frames;
+	/* Replies were awaited after the last events were read: xcb may
+	 * hold events that poll() will not announce. */
+	bool events_maybe_queued;
+
 	/* keycode per ASCII character, 0 when the keymap has none */
 	xcb_keycode_t keycode_of[128];
 	bool keymap_stale;
@@ -101,34 +134,6 @@ grow(void *array, size_t *cap, size_t size)
 	}
 	*cap = n;
 	return p;
-}
-
-/* --- output --- */
-
-static int64_t
-now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* The line's head; the caller prints the rest and the newline, which
- * line buffering turns into one write. */
-static void
-stamp(const char *keyword, int64_t us)
-{
-	printf("%s %" PRId64 ".%03" PRId64, keyword, us / 1000, us % 1000);
-}
-
-static void
-line_end(void)
-{
-	putchar('\n');
-	/* Whoever reads us has gone: nobody is left to witness for. */
-	if (fflush(stdout) != 0 || ferror(stdout))
-		exit(1);
 }
 
 /* --- outputs --- */
@@ -204,9 +209,9 @@ crtc_report(struct bench_x *bx, xcb_randr_crtc_t id, xcb_randr_mode_t mode)
 		return;
 	}
 	c->refresh_mhz = mhz;
-	stamp("crtc", now_us());
+	sf_bench_x_stamp("crtc", sf_bench_x_now_us());
 	printf(" %" PRIu32 " %" PRIu32, id, mhz);
-	line_end();
+	sf_bench_x_line_end();
 }
 
 static void
@@ -280,9 +285,9 @@ toplevel_pid(struct bench_x *bx, xcb_window_t window)
 static void
 toplevel_print(struct toplevel *top)
 {
-	stamp("window", now_us());
+	sf_bench_x_stamp("window", sf_bench_x_now_us());
 	printf(" 0x%" PRIx32 " %" PRIu32, top->window, top->pid);
-	line_end();
+	sf_bench_x_line_end();
 }
 
 static void
@@ -374,25 +379,26 @@ toplevels_start(struct bench_x *bx)
 static void
 damage_flush(struct bench_x *bx)
 {
-	int64_t t = now_us();
+	int64_t t = sf_bench_x_now_us();
 
 	for (size_t i = 0; i < bx->n_tops; i++) {
 		struct toplevel *top = &bx->tops[i];
 		if (!top->pending_area)
 			continue;
-		stamp("damage", t);
+		sf_bench_x_stamp("damage", t);
 		printf(" 0x%" PRIx32 " %" PRIu64, top->window,
 		       top->pending_area);
-		line_end();
+		sf_bench_x_line_end();
 		top->pending_area = 0;
 	}
 }
 
-/* --- X events --- */
 
 static void
 handle_damage(struct bench_x *bx, const xcb_damage_notify_event_t *ev)
 {
+	if (bx->frames && sf_bench_frames_handle_damage(bx->frames, ev))
+		return;
 	for (size_t i = 0; i < bx->n_tops; i++) {
 		struct toplevel *top = &bx->tops[i];
 		if (top->damage != ev->damage)
@@ -438,6 +444,14 @@ handle_event(struct bench_x *bx, xcb_generic_event_t *ev)
 			toplevel_add(bx, e->window);
 		break;
 	}
+	case XCB_CONFIGURE_NOTIFY: {
+		/* --frames selects the root's own: RandR resized it. */
+		xcb_configure_notify_event_t *e = (void *)ev;
+		if (bx->frames && e->window == bx->root)
+			sf_bench_frames_resize(bx->frames, e->width,
+					       e->height);
+		break;
+	}
 	case XCB_DESTROY_NOTIFY: {
 		xcb_destroy_notify_event_t *e = (void *)ev;
 		toplevel_remove(bx, e->window, true);
@@ -478,15 +492,6 @@ handle_event(struct bench_x *bx, xcb_generic_event_t *ev)
 	}
 }
 
-static void
-connection_lost(void)
-{
-	stamp("error", now_us());
-	printf(" connection lost");
-	line_end();
-	exit(1);
-}
-
 /* Everything xcb has read, including what it queued while we waited
  * for replies, since poll() will not see that again. */
 static void
@@ -494,13 +499,16 @@ drain_events(struct bench_x *bx)
 {
 	xcb_generic_event_t *ev;
 
+	bx->events_maybe_queued = false;
 	while ((ev = xcb_poll_for_event(bx->conn))) {
 		handle_event(bx, ev);
 		free(ev);
 	}
 	if (xcb_connection_has_error(bx->conn))
-		connection_lost();
+		sf_bench_x_connection_lost();
 	damage_flush(bx);
+	if (bx->frames && sf_bench_frames_flush(bx->frames))
+		bx->events_maybe_queued = true;
 }
 
 /* --- input --- */
@@ -548,9 +556,9 @@ static void
 input_done(struct bench_x *bx, int64_t t, const char *what)
 {
 	xcb_flush(bx->conn);
-	stamp("input", t);
+	sf_bench_x_stamp("input", t);
 	printf(" %s", what);
-	line_end();
+	sf_bench_x_line_end();
 }
 
 /* A whole decimal integer in [min, max] and where it ended. */
@@ -580,7 +588,7 @@ run_command(struct bench_x *bx, char *cmd)
 	if (strncmp(cmd, "key ", 4) == 0) {
 		if (!parse_long(cmd + 4, 8, 255, &a, &end) || !at_end(end))
 			return false;
-		int64_t t = now_us();
+		int64_t t = sf_bench_x_now_us();
 		fake_click(bx, XCB_KEY_PRESS, (uint8_t)a);
 		input_done(bx, t, cmd);
 	} else if (strcmp(cmd, "text") == 0 ||
@@ -588,7 +596,7 @@ run_command(struct bench_x *bx, char *cmd)
 		if (bx->keymap_stale)
 			keymap_load(bx);
 		const char *text = cmd[4] ? cmd + 5 : cmd + 4;
-		int64_t t = now_us();
+		int64_t t = sf_bench_x_now_us();
 		for (const char *c = text; *c; c++) {
 			unsigned char ch = (unsigned char)*c;
 			bool wanted = (ch >= 'a' && ch <= 'z') ||
@@ -603,7 +611,7 @@ run_command(struct bench_x *bx, char *cmd)
 		    !parse_long(end, INT16_MIN, INT16_MAX, &b, &end) ||
 		    !at_end(end))
 			return false;
-		int64_t t = now_us();
+		int64_t t = sf_bench_x_now_us();
 		/* detail 0: absolute, on the root given */
 		xcb_test_fake_input(bx->conn, XCB_MOTION_NOTIFY, 0,
 				    XCB_CURRENT_TIME, bx->root, (int16_t)a,
@@ -612,16 +620,16 @@ run_command(struct bench_x *bx, char *cmd)
 	} else if (strncmp(cmd, "button ", 7) == 0) {
 		if (!parse_long(cmd + 7, 1, 255, &a, &end) || !at_end(end))
 			return false;
-		int64_t t = now_us();
+		int64_t t = sf_bench_x_now_us();
 		fake_click(bx, XCB_BUTTON_PRESS, (uint8_t)a);
 		input_done(bx, t, cmd);
 	} else if (strcmp(cmd, "sync") == 0) {
 		free(xcb_get_input_focus_reply(bx->conn,
 			xcb_get_input_focus(bx->conn), NULL));
 		if (xcb_connection_has_error(bx->conn))
-			connection_lost();
-		stamp("sync", now_us());
-		line_end();
+			sf_bench_x_connection_lost();
+		sf_bench_x_stamp("sync", sf_bench_x_now_us());
+		sf_bench_x_line_end();
 	} else if (strcmp(cmd, "quit") == 0) {
 		xcb_flush(bx->conn);
 		exit(0);
@@ -641,9 +649,9 @@ run_line(struct bench_x *bx, char *line)
 	if (len == 0)
 		return;
 	if (!run_command(bx, line)) {
-		stamp("error", now_us());
+		sf_bench_x_stamp("error", sf_bench_x_now_us());
 		printf(" bad command: %s", line);
-		line_end();
+		sf_bench_x_line_end();
 	}
 }
 
@@ -684,9 +692,9 @@ read_stdin(struct bench_x *bx)
 	/* A line longer than the buffer: refuse it once, skip its rest. */
 	if (bx->line_len == sizeof(bx->line) - 1) {
 		if (!bx->line_overflow) {
-			stamp("error", now_us());
+			sf_bench_x_stamp("error", sf_bench_x_now_us());
 			printf(" bad command: line too long");
-			line_end();
+			sf_bench_x_line_end();
 		}
 		bx->line_overflow = true;
 		bx->line_len = 0;
@@ -722,7 +730,7 @@ version_at_least(uint32_t major, uint32_t minor, uint32_t want_major,
 }
 
 static void
-setup(struct bench_x *bx)
+setup(struct bench_x *bx, bool frames)
 {
 	need_extension(bx, &xcb_damage_id, "DAMAGE", &bx->damage_event);
 	need_extension(bx, &xcb_randr_id, "RANDR", &bx->randr_event);
@@ -756,7 +764,7 @@ setup(struct bench_x *bx)
 	free(atom);
 
 	if (xcb_connection_has_error(bx->conn))
-		connection_lost();
+		sf_bench_x_connection_lost();
 	if (!damage_ok || !randr_ok) {
 		fprintf(stderr, "sf-bench-x: the X server has no %s\n",
 			!damage_ok ? "DAMAGE 1.1" : "RANDR 1.3");
@@ -766,6 +774,8 @@ setup(struct bench_x *bx)
 	/* Select before listing, so that no window or mode change falls
 	 * between the list and the first event. */
 	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+	if (frames)
+		mask |= XCB_EVENT_MASK_STRUCTURE_NOTIFY;
 	xcb_change_window_attributes(bx->conn, bx->root, XCB_CW_EVENT_MASK,
 				     &mask);
 	xcb_randr_select_input(bx->conn, bx->root,
@@ -773,12 +783,17 @@ setup(struct bench_x *bx)
 	crtcs_start(bx);
 	keymap_load(bx);
 	toplevels_start(bx);
+	if (frames) {
+		bx->frames = sf_bench_frames_create(bx->conn, bx->root);
+		sf_bench_frames_flush(bx->frames);
+		bx->events_maybe_queued = true;
+	}
 }
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sf-bench-x [--display D]\n");
+	fprintf(stderr, "usage: sf-bench-x [--display D] [--frames]\n");
 	exit(2);
 }
 
@@ -786,10 +801,13 @@ int
 main(int argc, char **argv)
 {
 	const char *display = NULL;
+	bool frames = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--display") == 0 && i + 1 < argc)
 			display = argv[++i];
+		else if (strcmp(argv[i], "--frames") == 0)
+			frames = true;
 		else
 			usage();
 	}
@@ -807,7 +825,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	bx.root = xcb_setup_roots_iterator(xcb_get_setup(bx.conn)).data->root;
-	setup(&bx);
+	setup(&bx, frames);
 
 	struct pollfd fds[2] = {
 		{ .fd = xcb_get_file_descriptor(bx.conn), .events = POLLIN },
@@ -816,7 +834,7 @@ main(int argc, char **argv)
 	for (;;) {
 		drain_events(&bx);
 		xcb_flush(bx.conn);
-		if (poll(fds, 2, -1) < 0) {
+		if (poll(fds, 2, bx.events_maybe_queued ? 0 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("sf-bench-x: poll");

@@ -1,6 +1,8 @@
 /*
- * stillframe-test-fake-kms.so: a TEST DOUBLE, never to be installed or
- * loaded outside stillframe's integration tests.
+ * stillframe-test-fake-kms.so: a TEST DOUBLE, loaded only by stillframe's
+ * integration tests and by stillframe-check.  It is installed only for
+ * stillframe-check, into libexecdir/stillframe, never into Weston's
+ * module folder: a user's Weston never loads it.
  *
  * It stands in for a KMS (DRM) backend on top of Weston 10's headless
  * backend, which has no seat, one mode per output, and neither
@@ -57,6 +59,18 @@
  *    internal-head=NAME marks that head as a built-in panel, as the DRM
  *    backend does for eDP, LVDS and DSI connectors: a laptop with a
  *    monitor on HDMI is internal-head=headless heads=HDMI-A-1;
+ *  - with [stillframe-test] frame-log=PATH, writes a frame log to PATH
+ *    (truncated at start; fake-kms-frame-log.c): every frame that
+ *    reached the backend with the tiles that changed in it, the input
+ *    injected and the mode switches, on one clock, a record a line, each
+ *    written whole in one write(2) as it happens, for a reader following
+ *    the file (stillframe-check).  It logs the first output created, or
+ *    the one named by frame-log-output=NAME, and that output again if
+ *    its head is plugged in again (a new screen line).  A PATH that
+ *    cannot be opened is logged and the double works on without it; a
+ *    write error is logged once and ends the log.  It reads every frame
+ *    back (needs --use-pixman; without it the log ends at the first
+ *    frame);
  *
  * The dump has one line per item, keyword first:
  *
@@ -73,6 +87,32 @@
  *				these: frames a plugin held never do)
  *
  * LEVEL is on, standby, suspend or off; MHZ is the refresh in mHz.
+ *
+ * The frame log has one line per record, keyword first:
+ *
+ *	screen W H TILE		first, and again when the output's size
+ *				changes: its mode size; TILE is 32
+ *	mode T MHZ		the current refresh, right after the first
+ *				screen line of an output; again after every
+ *				accepted mode switch that changed it
+ *	frame T N IDX:HASH...	a repaint that reached the backend and
+ *				succeeded: the N tiles whose pixels differ
+ *				from the previous frame logged, by IDX
+ *				ascending; the first frame after a screen
+ *				line lists every tile; N may be 0
+ *	input T WHAT...		an injected input command as it runs:
+ *				key CODE, button CODE (the default filled
+ *				in), motion DX DY, touch X Y, the numbers as
+ *				the FIFO gave them (CODE in decimal)
+ *
+ * T is CLOCK_MONOTONIC in milliseconds with three decimals, as %.3f
+ * prints them, whole microseconds (sf-bench-x's clock and format); a
+ * frame's T is taken as the backend's repaint returns, before the
+ * read-back.  Tiles are TILE x TILE pixel squares, row-major from the
+ * top left, IDX = row * ceil(W / TILE) + column; the last column and row
+ * may be partial.  HASH is 64-bit FNV-1a over the tile's pixels, row by
+ * row, each pixel the 32-bit value 0x00RRGGBB in little-endian byte
+ * order (B, G, R, 0), printed as 16 lowercase hex digits.
  *
  * Requests appear in the order they were made; times are CLOCK_MONOTONIC
  * milliseconds.  mode_switches counts the accepted requests that changed
@@ -101,6 +141,7 @@
 #include <libweston/libweston.h>
 #include <weston/weston.h>
 
+#include "fake-kms-frame-log.h"
 #include "weston-backend-api.h"
 
 #define SEAT_NAME "stillframe-test"
@@ -159,6 +200,8 @@ struct fake_kms {
 	size_t request_count;
 	size_t request_capacity;
 	uint64_t requests_dropped;
+
+	struct sf_frame_log *frame_log;	/* NULL: no frame-log=PATH */
 };
 
 struct fake_output {
@@ -339,6 +382,7 @@ output_switch_mode(struct weston_output *output, struct weston_mode *want)
 	mode->flags |= WL_OUTPUT_MODE_CURRENT;
 	output->current_mode = mode;
 	fo->mode_switches++;
+	sf_frame_log_mode(fo->fk->frame_log, output);
 	return 0;
 }
 
@@ -383,13 +427,16 @@ output_repaint(SF_TEST_REPAINT_PARAMS)
 	fo->planes_pending = false;
 	int ret = fo->backend_repaint(SF_TEST_REPAINT_ARGS);
 	if (ret == 0) {
-		fo->repaint_log_us[fo->repaints % REPAINT_LOG_SIZE] =
-			monotonic_us();
+		/* Before the frame log's read-back, which takes a while. */
+		int64_t now_us = monotonic_us();
+
+		fo->repaint_log_us[fo->repaints % REPAINT_LOG_SIZE] = now_us;
 		fo->repaints++;
 		if (fo->dpms_on_pending) {
 			fo->dpms_on_pending = false;
 			fo->dpms = WESTON_DPMS_ON;
 		}
+		sf_frame_log_frame(fo->fk->frame_log, output, now_us);
 	}
 	return ret;
 }
@@ -466,6 +513,7 @@ output_detach(struct fake_output *fo)
 
 	struct fake_kms *fk = fo->fk;
 
+	sf_frame_log_output_gone(fk->frame_log, output);
 	wl_list_remove(&fo->destroy_listener.link);
 	wl_list_remove(&fo->link);
 	free(fo);
@@ -580,6 +628,7 @@ modes_done:
 	fo->destroy_listener.notify = output_handle_destroy;
 	weston_output_add_destroy_listener(output, &fo->destroy_listener);
 	wl_list_insert(fk->output_list.prev, &fo->link);
+	sf_frame_log_output_created(fk->frame_log, output);
 
 	if (fk->with_modes)
 		weston_log("fake-kms: test double standing in for KMS on "
@@ -934,15 +983,19 @@ run_command(struct fake_kms *fk, char *line)
 		if (argc != 3 || !parse_double(argv[1], &x) ||
 		    !parse_double(argv[2], &y))
 			goto usage;
+		sf_frame_log_input(fk->frame_log, "motion %s %s", argv[1],
+				   argv[2]);
 		command_motion(fk, x, y);
 	} else if (strcmp(cmd, "button") == 0) {
 		code = BTN_LEFT;
 		if (argc > 2 || (argc == 2 && !parse_code(argv[1], &code)))
 			goto usage;
+		sf_frame_log_input(fk->frame_log, "button %" PRIu32, code);
 		command_button(fk, code);
 	} else if (strcmp(cmd, "key") == 0) {
 		if (argc != 2 || !parse_code(argv[1], &code))
 			goto usage;
+		sf_frame_log_input(fk->frame_log, "key %" PRIu32, code);
 		command_key(fk, code);
 	} else if (strcmp(cmd, "touch") == 0) {
 		if (argc != 3 || !parse_double(argv[1], &x) ||
@@ -954,6 +1007,8 @@ run_command(struct fake_kms *fk, char *line)
 				   CONFIG_SECTION);
 			return;
 		}
+		sf_frame_log_input(fk->frame_log, "touch %s %s", argv[1],
+				   argv[2]);
 		command_touch(fk, x, y);
 	} else if (strcmp(cmd, "dump") == 0) {
 		if (argc != 2)
@@ -1124,6 +1179,7 @@ fake_kms_free_if_done(struct fake_kms *fk)
 {
 	if (!fk->shutting_down || !wl_list_empty(&fk->output_list))
 		return;
+	sf_frame_log_destroy(fk->frame_log);
 	free(fk->requests);
 	free(fk);
 }
@@ -1246,6 +1302,26 @@ heads_setup(struct fake_kms *fk, struct weston_config_section *section)
 	return ok;
 }
 
+/* Before the outputs are attached: the log starts with the first.  A
+ * log that cannot be opened is said in the Weston log and left out; the
+ * double works on without it. */
+static void
+frame_log_setup(struct fake_kms *fk, struct weston_config_section *section)
+{
+	char *path = NULL, *output_name = NULL;
+
+	weston_config_section_get_string(section, "frame-log", &path, NULL);
+	weston_config_section_get_string(section, "frame-log-output",
+					 &output_name, NULL);
+	if (path && path[0])
+		fk->frame_log = sf_frame_log_create(path, output_name);
+	else if (output_name)
+		weston_log("fake-kms: config: frame-log-output=%s without "
+			   "frame-log=PATH; no frame log\n", output_name);
+	free(path);
+	free(output_name);
+}
+
 WL_EXPORT int
 wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 {
@@ -1282,6 +1358,7 @@ wet_module_init(struct weston_compositor *compositor, int *argc, char *argv[])
 				       &fk->switch_fails, false);
 	weston_config_section_get_string(section, "control",
 					 &fk->control_path, NULL);
+	frame_log_setup(fk, section);
 	if (!heads_setup(fk, section))
 		goto fail;
 

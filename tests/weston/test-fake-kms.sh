@@ -197,5 +197,148 @@ tap_is "$(wt_dump | awk '/^request / { print $2, $3, $4 }
 	/^output / { print $1, $2, $5, $6 }' | tr '\n' ';')" \
 	"output headless dpms on;headless dpms off;headless dpms on;" \
 	"input wakes it: dpms off then on, recorded in order"
+wt_stop
+
+# ---- the frame log: every frame that reached the "hardware" ----
+# What stillframe-check reads (the format is in fake-kms.c).  Its
+# witness here is the screen itself: the tiles' hashes, replayed from
+# the log, must equal those of a shot the double reads back apart.
+frames_present() {	# frames_present N: the log has N frame lines
+	[ "$(grep -c '^frame ' "$log")" -ge "$1" ]
+}
+# tile_hashes: "IDX:HASH" per tile of a PPM on stdin, hashed as the log
+# hashes (FNV-1a 64 over 0x00RRGGBB, 4 bytes little-endian, row by row).
+tile_hashes() {
+	python3 -c '
+import sys
+data = sys.stdin.buffer.read()
+parts = data.split(maxsplit=4)
+w, h = int(parts[1]), int(parts[2])
+px = parts[4]
+cols, rows = (w + 31) // 32, (h + 31) // 32
+hs = [0xcbf29ce484222325] * (cols * rows)
+mask = (1 << 64) - 1
+for y in range(h):
+    base = y * w * 3
+    for x in range(w):
+        i = (y // 32) * cols + x // 32
+        r, g, b = px[base + 3 * x:base + 3 * x + 3]
+        v = hs[i]
+        for byte in (b, g, r, 0):
+            v = ((v ^ byte) * 0x100000001b3) & mask
+        hs[i] = v
+for i, v in enumerate(hs):
+    print("%d:%016x" % (i, v))
+'
+}
+# logged_hashes: "IDX:HASH" per tile as the log says the screen is now:
+# the newest hash of each tile since the last screen line.
+logged_hashes() {
+	awk '$1 == "screen" { delete t }
+	$1 == "frame" { for (i = 4; i <= NF; i++) {
+		split($i, p, ":"); t[p[1]] = p[2] } }
+	END { for (i in t) print i ":" t[i] }' "$log" | sort -n
+}
+
+if command -v weston-simple-shm >/dev/null && command -v python3 >/dev/null
+then
+	# The ini is written before wt_start makes WT_DIR: a folder of
+	# the test's own for the log.
+	log_dir=$(mktemp -d "${TMPDIR:-/tmp}/stillframe-frames.XXXXXX") ||
+		tap_bail "mktemp failed"
+	log=$log_dir/frames
+	wt_start fake-kms-frames --use-pixman <<-EOF
+		$(wt_ini_still_shell)
+		[stillframe-test]
+		frame-log=$log
+	EOF
+	tap_ok "[ -f \"\$log\" ]" "frame-log=PATH creates the log"
+	tap_is "$(head -n 1 "$log")" "screen 1024 640 32" \
+		"it starts with the output's size and the tile size"
+	tap_like "$(sed -n 2p "$log")" '^mode [0-9]+\.[0-9]{3} 60000$' \
+		"then the refresh at start, 60 Hz, at a time in ms"
+
+	# weston-simple-shm redraws its whole window every frame.
+	wt_client weston-simple-shm
+	shm_pid=$WT_LAST_PID
+	tap_ok "wt_poll \$WT_TIMEOUT 'frames' frames_present 10" \
+		"frames are logged while a client draws"
+	wt_cmd key 30
+	wt_cmd motion 10 5
+	wt_cmd switch headless 1024x640@30000
+	wt_dump >/dev/null		# a barrier: commands run in order
+	wt_cmd switch headless native
+	wt_dump >/dev/null
+	frames_now=$(grep -c '^frame ' "$log")
+	wt_poll "$WT_TIMEOUT" "frames at 60 Hz again" \
+		frames_present $((frames_now + 5))
+
+	tap_is "$(awk '$1 == "frame" && $3 != NF - 3' "$log")" "" \
+		"every frame line's N is its number of IDX:HASH pairs"
+	tap_is "$(awk '$1 == "frame" { for (i = 4; i <= NF; i++) {
+			split($i, p, ":")
+			if (p[1] != i - 4 || length(p[2]) != 16 ||
+			    p[2] !~ /^[0-9a-f]+$/) {
+				print "bad: " $i; exit } }
+		print $3; exit }' "$log")" 640 \
+		"the first frame lists all 32 x 20 tiles, in order"
+	tap_ok "[ \"\$(awk '\$1 == \"frame\" && \$3 > 0 && \$3 < 640' \
+		\"\$log\" | wc -l)\" -ge 5 ]" \
+		"later frames list the tiles that changed, not all"
+	tap_ok "grep -Eq '^input [0-9]+\.[0-9]{3} key 30$' \"\$log\"" \
+		"the injected key is logged as 'input T key 30'"
+	tap_ok "grep -Eq '^input [0-9]+\.[0-9]{3} motion 10 5$' \"\$log\"" \
+		"and the motion as 'input T motion 10 5'"
+	tap_is "$(awk '$1 == "mode" { printf "%s;", $3 }' "$log")" \
+		"60000;30000;60000;" \
+		"mode lines at start and after each switch that changed it"
+	tap_is "$(awk '$1 != "screen" && $2 + 0 < last {
+			print "went back: " $0; exit }
+		$1 != "screen" { last = $2 + 0 }' "$log")" "" \
+		"times never go back, across frame, input and mode lines"
+
+	# The log against the screen: once the client is gone and its
+	# window erased (a frame with tiles changed), the hashes replayed
+	# from the log are those of the screen read back.  A frame between
+	# the shot and reading the log would spoil it: then try again.
+	lines=$(wc -l <"$log")
+	wt_client_stop "$shm_pid"
+	window_erased() {
+		tail -n +"$((lines + 1))" "$log" | grep -Eq '^frame [^ ]+ [1-9]'
+	}
+	tap_ok "wt_poll \$WT_TIMEOUT 'the window erased' window_erased" \
+		"the client's window going is a frame with tiles changed"
+	log_matches_screen() {
+		local before
+		before=$(wc -l <"$log")
+		wt_shot headless "$WT_DIR/shot.ppm" || return 1
+		tile_hashes <"$WT_DIR/shot.ppm" >"$WT_DIR/shot.tiles"
+		logged_hashes >"$WT_DIR/log.tiles"
+		[ "$(wc -l <"$log")" = "$before" ] &&
+			cmp -s "$WT_DIR/shot.tiles" "$WT_DIR/log.tiles"
+	}
+	if wt_poll 30 "the log to match the screen" log_matches_screen; then
+		tap_result 0 "the tiles replayed from the log are the screen's"
+	else
+		tap_result 1 "the tiles replayed from the log are the screen's"
+		tap_diag "$(diff "$WT_DIR/shot.tiles" "$WT_DIR/log.tiles" |
+			head -n 5)"
+	fi
+	wt_stop
+	rm -rf -- "$log_dir"
+else
+	tap_skip "the frame log" "weston-simple-shm or python3 missing"
+fi
+
+# A log that cannot be opened: said, and the double works without it.
+wt_start fake-kms-no-log <<-EOF
+	[stillframe-test]
+	frame-log=/nonexistent/frames
+EOF
+tap_ok "grep -q 'fake-kms: cannot open the frame log /nonexistent/frames: ' \
+	\"\$WT_LOG\"" "an unopenable frame log is logged with its path and why"
+tap_like "$(output_line)" '^output headless mode 1024x640@60000 ' \
+	"and the double works on without it"
+wt_stop
 
 tap_done
