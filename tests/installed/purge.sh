@@ -24,9 +24,10 @@ debs=()
 for deb in "$1"/*.deb; do
 	case $deb in *-dbgsym_*) ;; *) debs+=("$deb") ;; esac
 done
-[ ${#debs[@]} -eq 5 ] || tap_bail "expected 5 packages in $1, found ${#debs[@]}"
 packages=(weston-stillframe xserver-xorg-stillframe stillframe-tools
-	stillframe-common stillframe-protocols-dev)
+	stillframe-check stillframe-common stillframe-protocols-dev)
+[ ${#debs[@]} -eq ${#packages[@]} ] ||
+	tap_bail "expected ${#packages[@]} packages in $1, found ${#debs[@]}"
 state=/run/stillframe/platform-state
 
 # snapshot TREE...: every file, folder and link with its type, a file's
@@ -61,7 +62,7 @@ before=$(mktemp) after=$(mktemp)
 snapshot "${trees[@]}" >"$before"
 etc_before=$(etc_sums)
 
-tap_ok "dpkg -i ${debs[*]} >/dev/null 2>&1" "dpkg installs the five packages"
+tap_ok "dpkg -i ${debs[*]} >/dev/null 2>&1" "dpkg installs the ${#packages[@]} packages"
 tap_is "$(cat "$udev_log" 2>/dev/null)" "control --reload-rules" \
 	"installing asks udevd to reload its rules (and nothing more)"
 rm -f "$udev_log"
