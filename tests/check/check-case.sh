@@ -1,0 +1,77 @@
+#!/bin/bash
+# TAP: one case of tests/check/cases.list through stillframe-check (by
+# bench/corpus, which knows how the corpus starts its clients), stock
+# and stillframe side by side; the verdict must be the one the list
+# expects, and with CONTROL, stock against stock must find nothing.
+#
+#   check-case.sh ID
+#
+# Environment (meson passes it): SF_BUILD_DIR, the build to use;
+# SF_CHECK_CASES, the cases list.
+set -u
+. "$(dirname "$0")/../tap.sh"
+
+id=${1:?usage: $0 ID}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cases=${SF_CHECK_CASES:-$top/tests/check/cases.list}
+line=$(awk -F'|' -v id="$id" '
+	/^[ \t]*#/ { next }
+	{ gsub(/^[ \t]+|[ \t]+$/, "", $1) }
+	$1 == id { print; exit }' "$cases")
+[ -n "$line" ] || tap_bail "no case $id in $cases"
+field() { awk -F'|' -v n="$1" '{ gsub(/^[ \t]+|[ \t]+$/, "", $n); print $n }' <<<"$line"; }
+idle=$(field 2) must=$(field 3) may=$(field 4) control=$(field 5)
+[ "$must" = - ] && must=
+[ "$may" = - ] && may=
+
+tmp=$(mktemp -d /tmp/sf-check-case.XXXXXX) || tap_bail "mktemp"
+tap_at_exit "rm -rf '$tmp'"
+
+# verdict JSON: "STATUS N,N,..." (the broken invariants' numbers).
+verdict() {
+	python3 - "$1" <<-'PY'
+	import json, sys
+	try:
+	    r = json.load(open(sys.argv[1]))
+	except (OSError, ValueError):
+	    print("could-not-run")
+	    sys.exit()
+	nums = sorted({f["number"] for f in r["failures"]})
+	print("ran " + ",".join(str(n) for n in nums))
+	for f in r["failures"]:
+	    print("# invariant %d: %s" % (f["number"], f["reason"]), file=sys.stderr)
+	PY
+}
+
+run() {	# run NAME [--control]: bench/corpus on the case, into $tmp/NAME
+	python3 "$top/bench/corpus" --only "^$id\$" --idle "$idle" \
+		--json-dir "$tmp/$1" --out "$tmp/$1.md" "${@:2}" \
+		>"$tmp/$1.out" 2>&1
+	tap_diag "$(tail -n 3 "$tmp/$1.out")"
+	verdict "$tmp/$1/$id$([ $# -gt 1 ] && echo -control)-1.json"
+}
+
+# in_list N "A,B": N is one of them
+in_list() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
+
+got=$(run stillframe 2>"$tmp/reasons")
+sed 's/^/# /' "$tmp/reasons" | sed 's/^# # /# /'
+tap_like "$got" '^ran' "$id: stillframe-check ran (stock and stillframe)"
+found=${got#ran }
+[ "$got" = "${got#ran}" ] && found=
+missing= extra=
+for n in ${must//,/ }; do
+	in_list "$n" "$found" || missing+=" $n"
+done
+for n in ${found//,/ }; do
+	in_list "$n" "$must,$may" || extra+=" $n"
+done
+tap_is "${missing# }" "" "$id: finds what it must (${must:-nothing}: invariants broken on this main)"
+tap_is "${extra# }" "" "$id: finds nothing else (allowed besides: ${may:-none})"
+
+if [ "$control" = yes ]; then
+	got=$(run control --control 2>"$tmp/reasons")
+	sed 's/^/# /' "$tmp/reasons" | sed 's/^# # /# /'
+	tap_is "$got" "ran " "$id --control: stock against stock, nothing found"
+fi
+tap_done

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""TAP: stillframe-check's verdicts (tools/check/sf_check_analysis.py)
+on frame logs written here, screens whose every frame is known: each
+invariant must be found broken where the stillframe side's screen breaks
+it, and nothing where both screens behave alike.
+
+    test-analysis.py TOOLS_CHECK_DIR
+"""
+
+import sys
+import types
+
+sys.path.insert(0, sys.argv[1])
+from sf_check_analysis import analyse_pair  # noqa: E402
+from sf_check_framelog import FrameLog  # noqa: E402
+
+count = 0
+failed = 0
+
+
+def ok(cond, name, diag=""):
+    global count, failed
+    count += 1
+    if not cond:
+        failed += 1
+        print("not ok %d - %s" % (count, name))
+        for line in str(diag).splitlines():
+            print("# " + line)
+    else:
+        print("ok %d - %s" % (count, name))
+
+
+# The screen: 4 x 4 tiles of 32; the client's window is tiles 0-3 (the
+# top row), tile 1 its caret, tile 2 its text.
+SCREEN = (128, 128, 32)
+# The scripted user's keys, as stillframe-check types them: bursts,
+# then single keys 4.5 s apart; the phases' times follow from them.
+BURSTS = ((4, 700), (4, 3000), (4, 1500), (4, 500),
+          (1, 4500), (1, 4500), (1, 4500), (1, 4500))
+
+
+def key_times(start):
+    t, times, bursts_end = start, [], None
+    for burst, pause in BURSTS:
+        if burst == 1 and bursts_end is None:
+            bursts_end = t
+        for _ in range(burst):
+            times.append(t)
+            t += 120
+        t += pause
+    return times, bursts_end
+
+
+KEYS, BURSTS_END = key_times(2000.0)
+PHASES = dict(client_start=0.0, settled=1000.0, type_start=2000.0,
+              bursts_end=BURSTS_END, type_end=KEYS[-1] + 1500.0)
+PHASES.update(idle_start=PHASES["type_end"],
+              idle_end=PHASES["type_end"] + 45000.0)
+PHASES["wake_end"] = PHASES["idle_end"] + 1500.0
+# A caret held in its shown picture: its blinks until then end shown.
+HELD_SHOWN = PHASES["idle_start"] + 3200.0
+
+
+class Screen:
+    """One side's witness, written frame by frame."""
+
+    def __init__(self, mhz=60000):
+        self.log = FrameLog("/nonexistent")
+        self.log.screen = SCREEN
+        self.log.modes.append((0.0, mhz))
+        self.frame(0.0, {i: "bg" for i in range(16)})
+        self.frame(500.0, {0: "win", 1: "caret-on", 2: "text0", 3: "win"})
+
+    def frame(self, t, changes):
+        self.log.frames.append((t, dict(changes)))
+
+    def key(self, t, answer_ms, n):
+        self.log.inputs.append((t, ["key", "38"]))
+        if answer_ms is not None:
+            self.frame(t + answer_ms, {2: "text%d" % n, 1: "caret-on"})
+
+    def mode(self, t, mhz):
+        self.log.modes.append((t, mhz))
+
+    def blink(self, a, b, period=500.0, hidden_from=None, shown=True):
+        """The caret blinking in [a, b); from HIDDEN_FROM on, left in
+        its hidden picture (a hold that ended it hidden)."""
+        t, on = a + period, False
+        while t < b:
+            if hidden_from is not None and t >= hidden_from:
+                self.frame(t, {1: "caret-off"})
+                return
+            self.frame(t, {1: "caret-on" if on else "caret-off"})
+            on = not on
+            t += period
+
+    def side(self, name):
+        self.log.frames.sort(key=lambda f: f[0])
+        return {"name": name, "stillframe": name == "stillframe",
+                "log": self.log, "client_tiles": {0, 1, 2, 3},
+                "box": (0, 0, 128, 32), "server_alive": True,
+                "client_alive": True, "client_errors": []}
+
+
+def typing(screen, late_after_idle=0.0):
+    """The scripted user's keys (as stillframe-check types them), each
+    answered in 10 ms, those after 3 s without input LATE_AFTER_IDLE
+    more."""
+    prev = None
+    for n, t in enumerate(KEYS):
+        idle = prev is None or t - prev >= 3000
+        screen.key(t, 10.0 + (late_after_idle if idle else 0.0), n + 1)
+        prev = t
+
+
+def args(control=False, option=()):
+    return types.SimpleNamespace(server="weston", wm=None, command=["x"],
+                                 control=control, scenarios=["type", "idle"],
+                                 option=list(option))
+
+
+def verdict(stock, sf, prints=(), control=False):
+    report = analyse_pair(stock.side("stock"), sf.side("stillframe"),
+                          dict(PHASES), list(prints), args(control))
+    return sorted({f["number"] for f in report["failures"]}), report
+
+
+def pair(**kw):
+    stock, sf = Screen(), Screen()
+    typing(stock)
+    typing(sf, kw.get("late", 0.0))
+    stock.blink(PHASES["idle_start"], PHASES["idle_end"])
+    return stock, sf
+
+
+# 1. Alike: a caret held in its shown picture while idle is allowed.
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+got, rep = verdict(stock, sf)
+ok(got == [], "a caret held shown while idle breaks nothing", rep)
+
+# 2. Keys after idle a frame late (invariant 1).
+stock, sf = pair(late=16.7)
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+got, rep = verdict(stock, sf)
+ok(got == [1], "keys after idle a frame late: invariant 1", got)
+stock, sf = pair(late=3.0)
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+got, _ = verdict(stock, sf)
+ok(got == [], "keys 3 ms late: within half a frame", got)
+
+# 3. The caret left hidden after a hold (invariant 4).
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], PHASES["idle_end"],
+         hidden_from=PHASES["idle_start"] + 33000)
+got, rep = verdict(stock, sf)
+ok(4 in got, "a caret left hidden 12 s: invariant 4", got)
+
+# 4. Refresh: three switches while idle (invariant 6), one dip while
+# typing in bursts (invariant 7), one idle drop allowed.
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+sf.mode(PHASES["idle_start"] + 1000, 30000)
+got, _ = verdict(stock, sf)
+ok(got == [], "one idle drop breaks nothing", got)
+for t, m in ((20000, 60000), (22000, 30000), (30000, 60000)):
+    sf.mode(PHASES["idle_start"] + t, m)
+sf.log.modes.sort()
+got, _ = verdict(stock, sf)
+ok(6 in got, "switches while idle: invariant 6", got)
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+sf.mode(5000.0, 30000)
+sf.mode(5300.0, 60000)
+got, _ = verdict(stock, sf)
+ok(got == [7], "a 300 ms dip while typing in bursts: invariant 7", got)
+
+# 5. A printed line held (invariant 3): stock shows each in 10 ms.
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+prints = [PHASES["idle_end"] - s for s in (11000, 8000, 5000)]
+for n, p in enumerate(prints):
+    stock.frame(p + 10, {3: "line%d" % n})
+    sf.frame(p + (10 if n == 0 else 2500), {3: "line%d" % n})
+got, _ = verdict(stock, sf, prints)
+ok(got == [3], "lines shown 2.5 s late: invariant 3", got)
+
+# 6. No saving: the caret drawn as often as on stock (invariant 9), but
+# not with --control, where both sides are stock.
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], PHASES["idle_end"])
+got, _ = verdict(stock, sf)
+ok(got == [9], "a caret blinking as on stock while idle: invariant 9", got)
+got, _ = verdict(stock, sf, control=True)
+ok(got == [], "--control does not judge the saving", got)
+
+# 7. A focused animation throttled (invariant 2): 40 frames a second on
+# stock, 10 with stillframe, in tile 3.
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+for side, step in ((stock, 25.0), (sf, 100.0)):
+    t = PHASES["idle_start"]
+    while t < PHASES["idle_end"]:
+        side.frame(t, {3: "anim%d" % int(t)})
+        t += step
+got, _ = verdict(stock, sf)
+ok(2 in got, "an animation at a quarter of stock's rate: invariant 2",
+   got)
+
+# 8. A clock's tick held past its deadline (invariant 5); held up to
+# 25 s, then shown, is allowed.
+for held, want in ((25000.0, []), (40000.0, [5])):
+    stock, sf = pair()
+    sf.blink(PHASES["idle_start"], HELD_SHOWN)
+    t, n = PHASES["idle_start"], 0
+    while t < PHASES["idle_end"]:
+        stock.frame(t, {3: "second%d" % n})
+        if t - PHASES["idle_start"] >= held and \
+                not any(3 in c for ft, c in sf.log.frames
+                        if ft >= PHASES["idle_start"]):
+            sf.frame(t, {3: "second%d" % n})
+        t, n = t + 1000.0, n + 1
+    sf.frame(PHASES["idle_start"], {3: "second0"})
+    got, _ = verdict(stock, sf)
+    ok(got == want, "a tick held %.0f s: %s" % (
+        held / 1000, "invariant 5" if want else "allowed"), got)
+
+# 9. Health (invariant 8): the client gone with stillframe only.
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+side = sf.side("stillframe")
+side["client_alive"] = False
+rep = analyse_pair(stock.side("stock"), side, dict(PHASES), [], args())
+ok([f["number"] for f in rep["failures"]] == [8],
+   "the client ended with stillframe only: invariant 8", rep["failures"])
+
+print("1..%d" % count)
+sys.exit(1 if failed else 0)
