@@ -57,7 +57,7 @@ PHASES = dict(client_start=0.0, settled=1000.0, type_start=2000.0,
               bursts_end=BURSTS_END, type_end=KEYS[-1] + 1500.0)
 PHASES.update(idle_start=PHASES["type_end"],
               idle_end=PHASES["type_end"] + 45000.0)
-PHASES["wake_end"] = PHASES["idle_end"] + 1500.0
+PHASES["wake_end"] = PHASES["idle_end"] + 4000.0
 # A caret held in its shown picture: its blinks until then end shown.
 HELD_SHOWN = PHASES["idle_start"] + 3200.0
 
@@ -131,6 +131,10 @@ def pair(**kw):
     typing(stock)
     typing(sf, kw.get("late", 0.0))
     stock.blink(PHASES["idle_start"], PHASES["idle_end"])
+    # The wake: a key shows the caret, which blinks on (both sides).
+    for side in (stock, sf):
+        side.key(PHASES["idle_end"], 10.0, 99)
+        side.blink(PHASES["idle_end"] + 10.0, PHASES["wake_end"])
     return stock, sf
 
 
@@ -186,6 +190,16 @@ for n, p in enumerate(prints):
 got, _ = verdict(stock, sf, prints)
 ok(got == [3], "lines shown 2.5 s late: invariant 3", got)
 
+# A line never shown at all: late (3), and missing at rest (10).
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+for n, p in enumerate(prints):
+    stock.frame(p + 10, {3: "line%d" % n})
+    if n < 2:
+        sf.frame(p + 10, {3: "line%d" % n})
+got, _ = verdict(stock, sf, prints)
+ok(got == [3, 10], "the last line never shown: invariants 3 and 10", got)
+
 # 6. No saving: the caret drawn as often as on stock (invariant 9), but
 # not with --control, where both sides are stock.
 stock, sf = pair()
@@ -214,11 +228,13 @@ for held, want in ((25000.0, []), (40000.0, [5])):
     stock, sf = pair()
     sf.blink(PHASES["idle_start"], HELD_SHOWN)
     t, n = PHASES["idle_start"], 0
-    while t < PHASES["idle_end"]:
+    while t < PHASES["wake_end"]:
         stock.frame(t, {3: "second%d" % n})
-        if t - PHASES["idle_start"] >= held and \
+        # Held until HELD, shown once, held again; input lets it go.
+        if t >= PHASES["idle_end"] or (
+                t - PHASES["idle_start"] >= held and
                 not any(3 in c for ft, c in sf.log.frames
-                        if ft >= PHASES["idle_start"]):
+                        if ft >= PHASES["idle_start"])):
             sf.frame(t, {3: "second%d" % n})
         t, n = t + 1000.0, n + 1
     sf.frame(PHASES["idle_start"], {3: "second0"})

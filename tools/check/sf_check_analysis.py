@@ -29,6 +29,8 @@ INVARIANTS = {
     "idle-saving": (9, "while the user is idle, what only blinks or "
                     "ticks is repainted at most a quarter as often as "
                     "on stock"),
+    "at-rest": (10, "at rest after input, the window shows what stock "
+                "shows: nothing held is lost"),
 }
 
 ANSWER_WITHIN_MS = 1000.0       # a key not answered by then: unanswered
@@ -41,6 +43,7 @@ PRINT_MAX_SLACK_MS = 500.0
 CARET_SLACK_MS = 1500.0         # the contract's wait for a shown phase
 DEADLINE_SLACK_MS = 2500.0
 SHORTEST_MODE_MS = 1000.0
+REST_STILL_MS = 2500.0          # a region still this long is at rest
 SAVING_FACTOR = 4.0
 SAVING_FROM_PER_MIN = 20.0
 
@@ -445,6 +448,28 @@ def check_health(v, stock_side, sf_side):
                    % (side["name"], side["log"].errors[0]))
 
 
+def check_at_rest(v, stock, sf, phases):
+    """The screens once both are at rest after the last key: every
+    region of the window that neither side changed for REST_STILL_MS
+    (not a blink, a tick or an animation) shows the same on both.
+    Held drawing that never came, or came wrong, shows here."""
+    if "wake_end" not in phases:
+        return
+    t = phases["wake_end"]
+    differ = []
+    for idx in sorted(stock.area | sf.area):
+        if stock.tile_changes(idx, t - REST_STILL_MS, t) or \
+                sf.tile_changes(idx, t - REST_STILL_MS, t):
+            continue
+        if stock.state_at(idx, t) != sf.state_at(idx, t):
+            differ.append(idx)
+    v.figures["rest_tiles_differing"] = len(differ)
+    if differ:
+        v.fail("at-rest", "%d still region(s) of the window differ from "
+               "stock's at rest (tiles %s)"
+               % (len(differ), ",".join(str(i) for i in differ[:8])))
+
+
 def analyse_pair(stock_side, sf_side, phases, prints, args):
     stock, sf = Timeline(stock_side), Timeline(sf_side)
     v = Verdict()
@@ -456,6 +481,7 @@ def analyse_pair(stock_side, sf_side, phases, prints, args):
         check_idle_tiles(v, stock, sf, phases, prints, args)
         check_saving(v, stock, sf, phases, prints, args.control)
     check_modes(v, stock, sf, phases)
+    check_at_rest(v, stock, sf, phases)
     return {
         "server": args.server,
         "wm": args.wm,
