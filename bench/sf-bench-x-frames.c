@@ -2,9 +2,8 @@
 /*
  * The screen's tiles, their last hashes and the ones damage touched
  * since they were last read.  The hash is the one the Weston side
- * computes from its framebuffer (64-bit FNV-1a over the tile's pixels
- * row by row, each pixel v & 0x00ffffff as 4 little-endian bytes), so
- * that one screen reads the same in both logs.
+ * computes from its framebuffer (tests/sf-tile-hash.h), so that one
+ * screen reads the same in both logs.
  */
 #include "sf-bench-x-frames.h"
 
@@ -14,9 +13,8 @@
 #include <string.h>
 
 #include "sf-bench-x-output.h"
+#include "sf-tile-hash.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325u
-#define FNV_PRIME 0x100000001b3u
 
 /* What one tile row's read covers: its first marked tile to its last. */
 struct band {
@@ -186,22 +184,19 @@ static uint64_t
 tile_hash(const uint8_t *data, uint32_t stride, uint32_t x, uint32_t w,
 	  uint32_t h, bool msb_first)
 {
-	uint64_t hash = FNV_OFFSET;
+	uint64_t hash = SF_TILE_HASH_START;
 
 	for (uint32_t y = 0; y < h; y++) {
 		const uint8_t *p = data + (size_t)y * stride + (size_t)x * 4;
 		for (uint32_t i = 0; i < w; i++, p += 4) {
 			/* The pixel's value, whatever the server's byte
-			 * order; hashed as the little-endian bytes of its
-			 * 24 colour bits and a zero. */
-			uint8_t b0 = msb_first ? p[3] : p[0];
-			uint8_t b1 = msb_first ? p[2] : p[1];
-			uint8_t b2 = msb_first ? p[1] : p[2];
-			const uint8_t bytes[4] = { b0, b1, b2, 0 };
-			for (int k = 0; k < 4; k++) {
-				hash ^= bytes[k];
-				hash *= FNV_PRIME;
-			}
+			 * order. */
+			uint32_t rgb = msb_first ?
+				(uint32_t)p[3] | (uint32_t)p[2] << 8 |
+				(uint32_t)p[1] << 16 :
+				(uint32_t)p[0] | (uint32_t)p[1] << 8 |
+				(uint32_t)p[2] << 16;
+			hash = sf_tile_hash_pixel(hash, rgb);
 		}
 	}
 	return hash;

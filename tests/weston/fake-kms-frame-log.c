@@ -27,6 +27,7 @@
 #include <libweston/libweston.h>
 
 #include "fake-kms-frame-log.h"
+#include "sf-tile-hash.h"
 #include "weston-backend-api.h"
 
 #define TILE 32
@@ -40,8 +41,6 @@
  * 1023 bytes, so they fit with the keyword and the time. */
 #define INPUT_RECORD_MAX 1200
 
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME UINT64_C(0x100000001b3)
 
 struct sf_frame_log {
 	char *path;
@@ -63,8 +62,8 @@ struct sf_frame_log {
 	size_t line_size;
 };
 
-static int64_t
-monotonic_us(void)
+int64_t
+sf_frame_log_now_us(void)
 {
 	struct timespec ts;
 
@@ -186,7 +185,7 @@ mode_record(struct sf_frame_log *log, uint32_t refresh)
 {
 	char t[32];
 
-	format_time(t, sizeof t, monotonic_us());
+	format_time(t, sizeof t, sf_frame_log_now_us());
 	log->refresh = refresh;
 	log_record(log, "mode %s %" PRIu32 "\n", t, refresh);
 }
@@ -278,18 +277,12 @@ sf_frame_log_output_gone(struct sf_frame_log *log,
 	log->height = 0;
 }
 
-/* FNV-1a over the pixels' low 24 bits, each as 4 little-endian bytes. */
+/* HASH with N more pixels (tests/sf-tile-hash.h). */
 static uint64_t
 hash_pixels(uint64_t h, const uint32_t *px, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		uint32_t v = px[i] & 0x00ffffff;
-
-		for (unsigned int b = 0; b < 4; b++) {
-			h ^= (v >> (8 * b)) & 0xff;
-			h *= FNV_PRIME;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		h = sf_tile_hash_pixel(h, px[i] & 0x00ffffff);
 	return h;
 }
 
@@ -315,11 +308,11 @@ read_back(struct sf_frame_log *log, struct weston_output *output)
 	if (!sf_test_read_pixels(output, log->pixels, log->width,
 				 log->height))
 		return false;
-	uint64_t first = hash_pixels(FNV_OFFSET, log->pixels, n);
+	uint64_t first = hash_pixels(SF_TILE_HASH_START, log->pixels, n);
 	memset(log->pixels, 0xff, n * sizeof *log->pixels);
 	if (!sf_test_read_pixels(output, log->pixels, log->width,
 				 log->height) ||
-	    hash_pixels(FNV_OFFSET, log->pixels, n) != first)
+	    hash_pixels(SF_TILE_HASH_START, log->pixels, n) != first)
 		return false;
 	log->read_back_checked = true;
 	return true;
@@ -334,7 +327,7 @@ hash_tiles(struct sf_frame_log *log)
 	size_t h = (size_t)log->height;
 
 	for (size_t i = 0; i < log->cols * log->rows; i++)
-		log->next_hashes[i] = FNV_OFFSET;
+		log->next_hashes[i] = SF_TILE_HASH_START;
 	for (size_t y = 0; y < h; y++) {
 		const uint32_t *row = log->pixels + y * w;
 		uint64_t *tile_row = log->next_hashes + (y / TILE) * log->cols;
@@ -411,7 +404,7 @@ sf_frame_log_input(struct sf_frame_log *log, const char *fmt, ...)
 	char buf[INPUT_RECORD_MAX];
 	int len = snprintf(buf, sizeof buf, "input ");
 	len += format_time(buf + len, sizeof buf - (size_t)len,
-			   monotonic_us());
+			   sf_frame_log_now_us());
 	buf[len++] = ' ';
 	va_list ap;
 	va_start(ap, fmt);

@@ -14,6 +14,11 @@
 struct weston_output;
 struct sf_frame_log;
 
+/* The log's clock, CLOCK_MONOTONIC in microseconds: also the repaint
+ * log's, so a frame's time is the same in both. */
+int64_t
+sf_frame_log_now_us(void);
+
 /* Opens (truncates) path; NULL, said in the Weston log, if it cannot.
  * output_name NULL: the first output created is logged. */
 struct sf_frame_log *

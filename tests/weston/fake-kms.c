@@ -234,15 +234,6 @@ static void
 output_handle_destroy(struct wl_listener *listener, void *data);
 
 static int64_t
-monotonic_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static int64_t
 monotonic_ms(void)
 {
 	struct timespec ts;
@@ -428,7 +419,7 @@ output_repaint(SF_TEST_REPAINT_PARAMS)
 	int ret = fo->backend_repaint(SF_TEST_REPAINT_ARGS);
 	if (ret == 0) {
 		/* Before the frame log's read-back, which takes a while. */
-		int64_t now_us = monotonic_us();
+		int64_t now_us = sf_frame_log_now_us();
 
 		fo->repaint_log_us[fo->repaints % REPAINT_LOG_SIZE] = now_us;
 		fo->repaints++;
