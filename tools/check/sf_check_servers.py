@@ -172,6 +172,10 @@ class Side:
         self.read()
         self.server_alive = self.server.poll() is None
         self.client_alive_at_end = self.client_alive()
+        if self.args.keep and self.server_alive:
+            # What the screen shows at the end, for a person to compare
+            # (never read by a verdict).
+            self.screenshot(os.path.join(self.dir, "screen-at-end"))
 
     def result(self):
         return {
@@ -268,6 +272,11 @@ class WestonSide(Side):
 
     def pointer_step(self, i):
         self.command("motion 5 3")
+
+    def screenshot(self, path):
+        # The fake-KMS double reads back what it last presented.
+        self.command("shot headless %s.ppm" % path)
+        time.sleep(0.5)
 
     def stop_server(self):
         if getattr(self, "control", None) is not None:
@@ -407,6 +416,10 @@ class XorgSide(Side):
         x, y, w, h = self.box
         self.command("motion %d %d" % (x + w // 2, y + h // 2))
         if self.args.wm:
+            # A click into the window, as a user's first: a window
+            # manager gives it the focus (and raises it).
+            time.sleep(0.2)
+            self.command("button 1")
             return
         # Without one, nobody gives the window the focus, and clients
         # that blink only when focused (xterm) would not: the check
@@ -451,6 +464,11 @@ class XorgSide(Side):
             x, y, w, h = self.box
             self.command("motion %d %d" % (x + w // 2 + 5 * i,
                                            y + h // 2 + 3 * i))
+
+    def screenshot(self, path):
+        subprocess.run(["xwd", "-root", "-silent", "-out", path + ".xwd"],
+                       env=self.client_env(), timeout=20,
+                       stderr=subprocess.DEVNULL)
 
     def stop_server(self):
         if getattr(self, "witness", None) is not None:
