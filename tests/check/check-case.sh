@@ -60,11 +60,16 @@ tap_like "$got" '^ran' "$id: stillframe-check ran (stock and stillframe)"
 found=${got#ran }
 [ "$got" = "${got#ran}" ] && found=
 missing= extra=
-for n in ${must//,/ }; do
-	in_list "$n" "$found" || missing+=" $n"
+# An item of MUST may be alternatives, A/B: one of them is enough.
+for item in ${must//,/ }; do
+	hit=
+	for n in ${item//\// }; do
+		in_list "$n" "$found" && hit=1
+	done
+	[ -n "$hit" ] || missing+=" $item"
 done
 for n in ${found//,/ }; do
-	in_list "$n" "$must,$may" || extra+=" $n"
+	in_list "$n" "${must//\//,},$may" || extra+=" $n"
 done
 tap_is "${missing# }" "" "$id: finds what it must (${must:-nothing}: invariants broken on this main)"
 tap_is "${extra# }" "" "$id: finds nothing else (allowed besides: ${may:-none})"

@@ -95,6 +95,23 @@ class Side:
             f.write("#!/bin/sh\nexec cat '%s'\n" % self.printer_fifo)
         os.chmod(self.printer, 0o755)
         self.printer_fd = None
+        self.bus = self.bus_pid = None
+
+    def start_bus(self):
+        """A session bus of the side's own, as every desktop session
+        has: window managers read their settings over it (xfwm4 through
+        xfconfd), toolkits find their services on it."""
+        try:
+            out = subprocess.run(
+                ["dbus-daemon", "--session", "--fork", "--print-address=1",
+                 "--print-pid=1"], env=self.client_env(), text=True,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                timeout=20).stdout.split()
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise CheckError("no session bus (dbus-daemon): %s" % e)
+        if len(out) != 2:
+            raise CheckError("dbus-daemon did not start a session bus")
+        self.bus, self.bus_pid = out[0], int(out[1])
 
     def options(self):
         given = [tuple(o.split("=", 1)) for o in self.args.option]
@@ -114,6 +131,8 @@ class Side:
             env.pop(k, None)
         # Each side's client has a home of its own: two instances of
         # one browser must not find each other's profile or lock.
+        if self.bus:
+            env["DBUS_SESSION_BUS_ADDRESS"] = self.bus
         env.update(HOME=self.home, XDG_CONFIG_HOME=self.home + "/.config",
                    XDG_CACHE_HOME=self.home + "/.cache",
                    XDG_DATA_HOME=self.home + "/.local/share",
@@ -196,6 +215,12 @@ class Side:
         for proc in (self.client, self.wm):
             stop_process(proc)
         self.stop_server()
+        if self.bus_pid:
+            try:
+                os.kill(self.bus_pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            self.bus_pid = None
 
 
 class WestonSide(Side):
