@@ -16,8 +16,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cases=${SF_CHECK_CASES:-$top/tests/check/cases.list}
 line=$(awk -F'|' -v id="$id" '
 	/^[ \t]*#/ { next }
-	{ gsub(/^[ \t]+|[ \t]+$/, "", $1) }
-	$1 == id { print; exit }' "$cases")
+	{ name = $1; gsub(/^[ \t]+|[ \t]+$/, "", name) }
+	name == id { print; exit }' "$cases")
 [ -n "$line" ] || tap_bail "no case $id in $cases"
 field() { awk -F'|' -v n="$1" '{ gsub(/^[ \t]+|[ \t]+$/, "", $n); print $n }' <<<"$line"; }
 idle=$(field 2) must=$(field 3) may=$(field 4) control=$(field 5)

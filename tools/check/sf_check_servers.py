@@ -441,10 +441,15 @@ class XorgSide(Side):
         x, y, w, h = self.box
         self.command("motion %d %d" % (x + w // 2, y + h // 2))
         if self.args.wm:
-            # A click into the window, as a user's first: a window
-            # manager gives it the focus (and raises it).
+            # A click on the window's top edge, where a window manager
+            # draws its title bar, as a user's first: it gives the
+            # window the focus, and takes none from inside it.
             time.sleep(0.2)
+            self.command("motion %d %d" % (x + w // 2, y + 6))
+            time.sleep(0.1)
             self.command("button 1")
+            time.sleep(0.1)
+            self.command("motion %d %d" % (x + w // 2, y + h // 2))
             return
         # Without one, nobody gives the window the focus, and clients
         # that blink only when focused (xterm) would not: the check
