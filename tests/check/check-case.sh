@@ -44,7 +44,7 @@ verdict() {
 }
 
 run() {	# run NAME [--control]: bench/corpus on the case, into $tmp/NAME
-	python3 "$top/bench/corpus" --only "^$id\$" --idle "$idle" \
+	python3 "$top/bench/corpus.py" --only "^$id\$" --idle "$idle" \
 		--json-dir "$tmp/$1" --out "$tmp/$1.md" "${@:2}" \
 		>"$tmp/$1.out" 2>&1
 	tap_diag "$(tail -n 3 "$tmp/$1.out")"

@@ -488,6 +488,7 @@ def analyse_pair(stock_side, sf_side, phases, prints, args):
         "command": args.command,
         "control": args.control,
         "scenarios": args.scenarios,
+        "idle_s": getattr(args, "idle", None),
         "box": {"stock": stock_side["box"], "stillframe": sf_side["box"]},
         "figures": v.figures,
         "failures": v.failures,
