@@ -309,7 +309,7 @@ def check_prints(v, stock, sf, phases, prints):
                   "median %.0f ms" % median(sfs)))
 
 
-def idle_segments(stock, phases, prints):
+def idle_segments(phases, prints):
     """The idle phase cut at each printed line: (start, end, the input
     whose answer shows the caret, on each side)."""
     starts = [("key", phases["idle_start"])] + [("print", p) for p in prints]
@@ -343,7 +343,7 @@ def check_idle_tiles(v, stock, sf, phases, prints, args):
     blinks = ticks = 0
     hidden = []
     stale = []
-    for a, b, kind in idle_segments(stock, phases, prints):
+    for a, b, kind in idle_segments(phases, prints):
         st_s, st_f = shown_time(stock, kind, a, phases), \
             shown_time(sf, kind, a, phases)
         for idx in stock.area:
