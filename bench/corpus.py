@@ -65,17 +65,10 @@ def read_list(path):
 
 
 def make_clip(path):
-    # 24 fps, a bar sweeping over a grey field, 10 s looped; YUV4MPEG2
-    # plays without ffmpeg's tools.
-    w, h, n = 160, 120, 240
-    with open(path, "wb") as f:
-        f.write(b"YUV4MPEG2 W%d H%d F24:1 Ip A1:1 C420jpeg\n" % (w, h))
-        chroma = bytes([128]) * (w * h // 2)
-        for i in range(n):
-            x = i * (w - 16) // n
-            row = bytearray([60]) * w
-            row[x:x + 16] = bytes([235]) * 16
-            f.write(b"FRAME\n" + bytes(row) * h + chroma)
+    # The tests' 24 fps clip (tests/make-test-clip.py).
+    subprocess.run(["python3", os.path.join(TOP, "tests",
+                                            "make-test-clip.py"), path],
+                   check=True)
 
 
 def expand(cmd, clip):

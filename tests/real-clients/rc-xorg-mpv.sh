@@ -27,22 +27,10 @@ SETTLE_S=12
 
 rc_xorg_start_awake rc-mpv || exit 1
 
-# A 10 s, 24 fps clip (looped): a bar sweeping across a grey field, a
-# new picture every frame.  YUV4MPEG2, which mpv plays without ffmpeg's
-# command-line tools.
+# A 10 s, 24 fps clip (looped), a new picture every frame.
 video=$XT_DIR/clip.y4m
-python3 - "$video" <<-'EOF'
-	import sys
-	w, h, n = 160, 120, 240
-	with open(sys.argv[1], "wb") as f:
-	    f.write(b"YUV4MPEG2 W%d H%d F24:1 Ip A1:1 C420jpeg\n" % (w, h))
-	    chroma = bytes([128]) * (w * h // 2)
-	    for i in range(n):
-	        x = i * (w - 16) // n
-	        row = bytearray([60]) * w
-	        row[x:x + 16] = bytes([235]) * 16
-	        f.write(b"FRAME\n" + bytes(row) * h + chroma)
-EOF
+python3 "$(dirname "$0")/../make-test-clip.py" "$video" ||
+	tap_bail "cannot write $video"
 
 xt_client mpv --no-config --vo=x11 --no-audio --loop-file=inf \
 	--geometry=1280x1024+0+0 --no-border --no-osc --really-quiet \
