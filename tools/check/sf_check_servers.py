@@ -433,47 +433,48 @@ class XorgSide(Side):
             pass
 
     def focus_window(self):
-        # Without a window manager the focus follows the pointer (the
-        # server's PointerRoot); with one, the pointer in the window is
-        # what a user's first move does too.
+        """The window gets the keyboard focus as on a desktop, and the
+        pointer rests in it.  With a window manager, the check asks it
+        to activate the window (EWMH _NET_ACTIVE_WINDOW, what a taskbar
+        or a click on the title bar does); without one, or when the
+        manager does not do EWMH (twm), it gives the focus itself
+        (XSetInputFocus), which nobody else would.  No click: a click
+        inside the window would move a caret or a focus of its own."""
         if not self.box:
             return
         x, y, w, h = self.box
         self.command("motion %d %d" % (x + w // 2, y + h // 2))
-        if self.args.wm:
-            # A click on the window's top edge, where a window manager
-            # draws its title bar, as a user's first: it gives the
-            # window the focus, and takes none from inside it.
-            time.sleep(0.2)
-            self.command("motion %d %d" % (x + w // 2, y + 6))
-            time.sleep(0.1)
-            self.command("button 1")
-            time.sleep(0.1)
-            self.command("motion %d %d" % (x + w // 2, y + h // 2))
-            return
-        # Without one, nobody gives the window the focus, and clients
-        # that blink only when focused (xterm) would not: the check
-        # gives it, as a window manager would, to the top-most mapped
-        # top-level under the pointer.
+        time.sleep(0.2)
         window = self.toplevel_at(x + w // 2, y + h // 2)
-        if window:
-            self.xdotool("windowfocus", window)
+        if not window:
+            return
+        if self.args.wm and self.xdotool_ok("windowactivate", window):
+            return
+        self.xdotool_ok("windowfocus", window)
 
-    def xdotool(self, *argv):
+    def run_xdotool(self, argv):
         try:
             return subprocess.run(["xdotool"] + list(argv),
                                   env=self.client_env(), text=True,
                                   stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL,
-                                  timeout=10).stdout
+                                  stderr=subprocess.DEVNULL, timeout=10)
         except (OSError, subprocess.TimeoutExpired) as e:
             raise CheckError("xdotool %s: %s" % (argv[0], e))
 
+    def xdotool(self, *argv):
+        return self.run_xdotool(argv).stdout
+
+    def xdotool_ok(self, *argv):
+        return self.run_xdotool(argv).returncode == 0
+
     def toplevel_at(self, px, py):
+        """The client's top-level window at the point: a named window,
+        a child of the root or, under a reparenting window manager, of
+        its (unnamed) frame."""
         found = None
         # Listed bottom to top: the last that holds the point is seen.
         for window in self.xdotool("search", "--onlyvisible", "--maxdepth",
-                                   "1", "--name", "").split():
+                                   "2", "--name", "").split():
             geo = dict(v.split("=", 1) for v in self.xdotool(
                 "getwindowgeometry", "--shell", window).split()
                 if "=" in v)
