@@ -468,13 +468,15 @@ class XorgSide(Side):
         return self.run_xdotool(argv).returncode == 0
 
     def toplevel_at(self, px, py):
-        """The client's top-level window at the point: a named window,
-        a child of the root or, under a reparenting window manager, of
-        its (unnamed) frame."""
+        """The client's top-level window at the point: a named child of
+        the root or, under a window manager, of its (unnamed) frame.
+        Without one, only the root's children: a client's own named
+        child window (urxvt's) does not take the focus for it."""
         found = None
+        depth = "2" if self.args.wm else "1"
         # Listed bottom to top: the last that holds the point is seen.
         for window in self.xdotool("search", "--onlyvisible", "--maxdepth",
-                                   "2", "--name", "").split():
+                                   depth, "--name", "").split():
             geo = dict(v.split("=", 1) for v in self.xdotool(
                 "getwindowgeometry", "--shell", window).split()
                 if "=" in v)
