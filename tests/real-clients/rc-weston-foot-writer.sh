@@ -55,11 +55,15 @@ wt_cmd motion -4000 -4000
 mkdir -p "$XDG_CONFIG_HOME/foot"
 printf '%s\n' '[cursor]' 'blink=yes' '[colors]' 'foreground=000000' \
 	'background=ffffff' >"$XDG_CONFIG_HOME/foot/foot.ini"
-prints=$WT_DIR/prints
-# Idle 6 s (foot classed blinking, its blinks held), then a line every
-# 2 s; each print time is logged just before the line is written.
+prints=$WT_DIR/prints go=$WT_DIR/go
+# Once foot is on screen (the test creates GO; counted from the launch,
+# a slow start ate the idle time), idle 6 s (foot classed blinking, its
+# blinks held), then a line every 2 s; each print time is logged just
+# before the line is written.
 wt_client foot python3 -u -c '
-import sys, time
+import os, sys, time
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
 time.sleep(6)
 with open(sys.argv[1], "a") as log:
     for i in range(1, int(sys.argv[2]) + 1):
@@ -68,7 +72,7 @@ with open(sys.argv[1], "a") as log:
         print("LINE%d %s" % (i, "=" * 40), flush=True)
         time.sleep(2)
 time.sleep(60)
-' "$prints" "$LINES_N"
+' "$prints" "$LINES_N" "$go"
 
 foot_mapped() {
 	wt_shot headless "$WT_DIR/map.ppm" &&
@@ -79,6 +83,7 @@ wt_poll 20 "foot on screen" foot_mapped || tap_bail "foot's window did not show"
 # shellcheck disable=SC2086	# BOX is four numbers
 set -- $BOX
 TEXT="$(($1 + SKIP_PX)) $2 $3 $4"
+: >"$go"
 
 printed() {
 	[ -f "$prints" ] && [ "$(wc -l <"$prints")" -ge "$1" ]

@@ -770,6 +770,21 @@ write_shot(struct weston_output *output, FILE *f)
 	return ok && !ferror(f);
 }
 
+/* PATH.failed tells the waiting test at once that no shot comes (it
+ * would otherwise wait its whole timeout for PATH and try again). */
+static void
+shot_failed(const char *path)
+{
+	char marker[PATH_MAX];
+
+	if ((size_t)snprintf(marker, sizeof marker, "%s.failed", path) >=
+	    sizeof marker)
+		return;
+	FILE *f = fopen(marker, "w");
+	if (f)
+		fclose(f);
+}
+
 static void
 command_shot(struct fake_kms *fk, const char *name, const char *path)
 {
@@ -781,6 +796,7 @@ command_shot(struct fake_kms *fk, const char *name, const char *path)
 			found = fo;
 	if (!found) {
 		weston_log("fake-kms: shot: no output %s\n", name);
+		shot_failed(path);
 		return;
 	}
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
@@ -791,6 +807,7 @@ command_shot(struct fake_kms *fk, const char *name, const char *path)
 	if (!f) {
 		weston_log("fake-kms: shot: cannot create %s: %s\n", tmp,
 			   strerror(errno));
+		shot_failed(path);
 		return;
 	}
 	bool ok = write_shot(found->output, f);
@@ -798,8 +815,10 @@ command_shot(struct fake_kms *fk, const char *name, const char *path)
 		ok = false;
 	if (!ok || rename(tmp, path) < 0) {
 		weston_log("fake-kms: shot: cannot read back or write %s "
-			   "(the pixman renderer reads back)\n", path);
+			   "(the pixman renderer reads back; before the "
+			   "output's first repaint there is nothing)\n", path);
 		unlink(tmp);
+		shot_failed(path);
 	}
 }
 

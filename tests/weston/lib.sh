@@ -390,11 +390,21 @@ wt_dump() {
 
 # wt_shot OUTPUT PATH: what OUTPUT shows now, read back by the double
 # from the buffer last presented (no repaint asked), into PATH as a
-# binary PPM.  Needs weston --use-pixman.  Returns 1 if it does not come.
+# binary PPM.  Needs weston --use-pixman.  Returns 1 if it does not come
+# or the double could not take it (PATH.failed: before the output's
+# first repaint, say), at once: callers poll for a shot.
 wt_shot() {
-	rm -f "$2"
+	rm -f "$2" "$2.failed"
 	wt_cmd shot "$1" "$2" || return 1
-	wt_poll "$WT_TIMEOUT" "screen shot $2" test -f "$2"
+	wt_poll "$WT_TIMEOUT" "screen shot $2" wt__shot_done "$2" || return 1
+	if [ -f "$2.failed" ]; then
+		rm -f "$2.failed"
+		return 1
+	fi
+}
+
+wt__shot_done() {
+	[ -f "$1" ] || [ -f "$1.failed" ]
 }
 
 # ---- clients ----

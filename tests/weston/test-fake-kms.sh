@@ -176,6 +176,17 @@ tap_is "$(wt_dump | awk '/^request / { print $2, $3, $4, $5 }' |
 tap_is "$(grep -c 'fake-kms: request headless switch_mode' "$WT_LOG")" 3 \
 	"and each one is logged"
 
+# A shot the double cannot take is answered at once with PATH.failed
+# (a test polling for the screen would otherwise wait out its timeout
+# each time; before an output's first repaint that cost a test its
+# script's timing).
+wt_cmd shot nosuch "$WT_DIR/nosuch.ppm"
+tap_ok "wt_poll \$WT_TIMEOUT 'the failed shot marker' test -f '$WT_DIR/nosuch.ppm.failed'" \
+	"a shot of an output that does not exist leaves PATH.failed"
+tap_ok '! wt_shot nosuch "$WT_DIR/nosuch.ppm" && [ ! -e "$WT_DIR/nosuch.ppm" ] &&
+	[ ! -e "$WT_DIR/nosuch.ppm.failed" ]' \
+	"and wt_shot returns 1 on it, leaving neither file"
+
 wt_stop
 
 # ---- idling: desktop-shell fades, locks and sleeps the output ----
