@@ -37,6 +37,12 @@ PAGES = os.path.join(TOP, "bench", "corpus-pages")
 FIREFOX = ('mkdir -p "$HOME/ff" && cp %s/firefox-user.js "$HOME/ff/user.js" '
            '&& exec firefox-esr --no-remote --new-instance --profile "$HOME/ff"'
            % PAGES)
+# The same with the caret blinking for as long as the user is away
+# (corpus-pages/firefox-blink.js): on X, Firefox otherwise stops it after
+# GTK's 10 s, before the idle figures start.
+FIREFOX_BLINK = FIREFOX.replace(
+    ' && exec', ' && cat %s/firefox-blink.js >>"$HOME/ff/user.js" && exec'
+    % PAGES, 1)
 # xfwm4 with its compositor, its settings stored as in a user's session
 # (see corpus-pages/xfwm4.xml).
 XFWM4 = ('d="$HOME/.config/xfce4/xfconf/xfce-perchannel-xml" && mkdir -p "$d" '
@@ -72,7 +78,9 @@ def make_clip(path):
 
 
 def expand(cmd, clip):
-    return (cmd.replace("@FIREFOX@", FIREFOX).replace("@XFWM4@", XFWM4)
+    return (cmd.replace("@FIREFOX@", FIREFOX)
+            .replace("@FIREFOX_BLINK@", FIREFOX_BLINK)
+            .replace("@XFWM4@", XFWM4)
             .replace("@CHROMIUM@", CHROMIUM)
             .replace("@PAGES@", PAGES).replace("@CLIP@", clip))
 
@@ -104,7 +112,7 @@ def check_env():
 def run_case(case, args, clip, json_dir, run):
     cmd = expand(case["command"], clip)
     prog = program_of(cmd)
-    if "@FIREFOX@" in case["command"]:
+    if "@FIREFOX" in case["command"]:
         prog = "firefox-esr"
     elif "@CHROMIUM@" in case["command"]:
         prog = "chromium"
