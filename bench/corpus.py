@@ -47,6 +47,14 @@ FIREFOX_BLINK = FIREFOX.replace(
 # (see corpus-pages/xfwm4.xml).
 XFWM4 = ('d="$HOME/.config/xfce4/xfconf/xfce-perchannel-xml" && mkdir -p "$d" '
          '&& cp %s/xfwm4.xml "$d/" && exec xfwm4 --compositor=on' % PAGES)
+# fluxbox with the user's overlay saying "never set the wallpaper"
+# (corpus-pages/fluxbox-overlay): without a wallpaper setter installed,
+# fluxbox's fbsetbg pops up a message window that takes the focus from
+# the client, at a moment that differs from run to run.
+FLUXBOX = ('mkdir -p "$HOME/.fluxbox" && cp %s/fluxbox-overlay '
+           '"$HOME/.fluxbox/overlay" && exec fluxbox' % PAGES)
+# What the report's window manager column says for a placeholder.
+WM_NAMES = {"@XFWM4@": "xfwm4 --compositor=on", "@FLUXBOX@": "fluxbox"}
 CHROMIUM = ('exec chromium --no-sandbox --user-data-dir="$HOME/chromium" '
             '--no-first-run --disable-gpu --no-default-browser-check '
             '--disable-background-networking --password-store=basic '
@@ -80,7 +88,7 @@ def make_clip(path):
 def expand(cmd, clip):
     return (cmd.replace("@FIREFOX@", FIREFOX)
             .replace("@FIREFOX_BLINK@", FIREFOX_BLINK)
-            .replace("@XFWM4@", XFWM4)
+            .replace("@XFWM4@", XFWM4).replace("@FLUXBOX@", FLUXBOX)
             .replace("@CHROMIUM@", CHROMIUM)
             .replace("@PAGES@", PAGES).replace("@CLIP@", clip))
 
@@ -119,8 +127,7 @@ def run_case(case, args, clip, json_dir, run):
     if prog and not shutil.which(prog) and not os.path.exists(prog):
         return {"status": "not run", "why": "%s is not installed" % prog}
     if case["wm"]:
-        wm_prog = "xfwm4" if case["wm"] == "@XFWM4@" else \
-            case["wm"].split()[0]
+        wm_prog = WM_NAMES.get(case["wm"], case["wm"]).split()[0]
         if not shutil.which(wm_prog):
             return {"status": "not run", "why": "%s is not installed"
                     % wm_prog}
@@ -158,7 +165,7 @@ def cell(v, fmt="%.0f"):
 def wm_name(case):
     if not case["wm"]:
         return "none"
-    return "xfwm4 --compositor=on" if case["wm"] == "@XFWM4@" else case["wm"]
+    return WM_NAMES.get(case["wm"], case["wm"])
 
 
 def row(case, res):
