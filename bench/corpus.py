@@ -19,6 +19,7 @@
 # of each case, without running anything.
 
 import argparse
+import collections
 import json
 import os
 import re
@@ -32,17 +33,20 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("SF_BUILD_DIR", os.path.join(TOP, "build"))
 PAGES = os.path.join(TOP, "bench", "corpus-pages")
 
-# A fresh profile each, in the side's own home, with the prefs that keep
-# first-run pages away.
-FIREFOX = ('mkdir -p "$HOME/ff" && cp %s/firefox-user.js "$HOME/ff/user.js" '
-           '&& exec firefox-esr --no-remote --new-instance --profile "$HOME/ff"'
-           % PAGES)
-# The same with the caret blinking for as long as the user is away
-# (corpus-pages/firefox-blink.js): on X, Firefox otherwise stops it after
-# GTK's 10 s, before the idle figures start.
-FIREFOX_BLINK = FIREFOX.replace(
-    ' && exec', ' && cat %s/firefox-blink.js >>"$HOME/ff/user.js" && exec'
-    % PAGES, 1)
+
+def firefox(*extra_prefs):
+    """Firefox ESR with a fresh profile in the side's own home: the prefs
+    that keep first-run pages away (firefox-user.js), then those of each
+    file of EXTRA_PREFS in corpus-pages/."""
+    steps = ['mkdir -p "$HOME/ff"',
+             'cp %s/firefox-user.js "$HOME/ff/user.js"' % PAGES]
+    steps += ['cat %s/%s >>"$HOME/ff/user.js"' % (PAGES, f)
+              for f in extra_prefs]
+    steps.append('exec firefox-esr --no-remote --new-instance --profile '
+                 '"$HOME/ff"')
+    return " && ".join(steps)
+
+
 # xfwm4 with its compositor, its settings stored as in a user's session
 # (see corpus-pages/xfwm4.xml).
 XFWM4 = ('d="$HOME/.config/xfce4/xfconf/xfce-perchannel-xml" && mkdir -p "$d" '
@@ -53,12 +57,26 @@ XFWM4 = ('d="$HOME/.config/xfce4/xfconf/xfce-perchannel-xml" && mkdir -p "$d" '
 # the client, at a moment that differs from run to run.
 FLUXBOX = ('mkdir -p "$HOME/.fluxbox" && cp %s/fluxbox-overlay '
            '"$HOME/.fluxbox/overlay" && exec fluxbox' % PAGES)
-# What the report's window manager column says for a placeholder.
-WM_NAMES = {"@XFWM4@": "xfwm4 --compositor=on", "@FLUXBOX@": "fluxbox"}
 CHROMIUM = ('exec chromium --no-sandbox --user-data-dir="$HOME/chromium" '
             '--no-first-run --disable-gpu --no-default-browser-check '
             '--disable-background-networking --password-store=basic '
             '--window-size=800,600')
+
+# The placeholders of corpus.list that stand for a command: what each
+# expands to, the program it needs (to tell "not installed" from a
+# failure) and the report's name for it (window managers).
+Placeholder = collections.namedtuple("Placeholder", "text program label")
+PLACEHOLDERS = {
+    # The caret blinking for as long as the user is away
+    # (firefox-blink.js): on X, Firefox otherwise stops it after GTK's
+    # 10 s, before the idle figures start.
+    "@FIREFOX_BLINK@": Placeholder(firefox("firefox-blink.js"),
+                                   "firefox-esr", None),
+    "@FIREFOX@": Placeholder(firefox(), "firefox-esr", None),
+    "@CHROMIUM@": Placeholder(CHROMIUM, "chromium", None),
+    "@XFWM4@": Placeholder(XFWM4, "xfwm4", "xfwm4 --compositor=on"),
+    "@FLUXBOX@": Placeholder(FLUXBOX, "fluxbox", "fluxbox"),
+}
 
 
 def read_list(path):
@@ -86,11 +104,9 @@ def make_clip(path):
 
 
 def expand(cmd, clip):
-    return (cmd.replace("@FIREFOX@", FIREFOX)
-            .replace("@FIREFOX_BLINK@", FIREFOX_BLINK)
-            .replace("@XFWM4@", XFWM4).replace("@FLUXBOX@", FLUXBOX)
-            .replace("@CHROMIUM@", CHROMIUM)
-            .replace("@PAGES@", PAGES).replace("@CLIP@", clip))
+    for name, ph in PLACEHOLDERS.items():
+        cmd = cmd.replace(name, ph.text)
+    return cmd.replace("@PAGES@", PAGES).replace("@CLIP@", clip)
 
 
 def program_of(cmd):
@@ -102,6 +118,14 @@ def program_of(cmd):
             continue
         return word
     return None
+
+
+def program_needed(field, clip):
+    """The program a COMMAND or WM field of the list starts."""
+    for name, ph in PLACEHOLDERS.items():
+        if name in field:
+            return ph.program
+    return program_of(expand(field, clip))
 
 
 def check_env():
@@ -119,15 +143,11 @@ def check_env():
 
 def run_case(case, args, clip, json_dir, run):
     cmd = expand(case["command"], clip)
-    prog = program_of(cmd)
-    if "@FIREFOX" in case["command"]:
-        prog = "firefox-esr"
-    elif "@CHROMIUM@" in case["command"]:
-        prog = "chromium"
+    prog = program_needed(case["command"], clip)
     if prog and not shutil.which(prog) and not os.path.exists(prog):
         return {"status": "not run", "why": "%s is not installed" % prog}
     if case["wm"]:
-        wm_prog = WM_NAMES.get(case["wm"], case["wm"]).split()[0]
+        wm_prog = program_needed(case["wm"], clip)
         if not shutil.which(wm_prog):
             return {"status": "not run", "why": "%s is not installed"
                     % wm_prog}
@@ -165,7 +185,8 @@ def cell(v, fmt="%.0f"):
 def wm_name(case):
     if not case["wm"]:
         return "none"
-    return WM_NAMES.get(case["wm"], case["wm"])
+    ph = PLACEHOLDERS.get(case["wm"])
+    return ph.label if ph else case["wm"]
 
 
 def row(case, res):
