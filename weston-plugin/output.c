@@ -24,6 +24,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libweston/zalloc.h>
 
@@ -46,6 +47,7 @@ struct sf_weston_output {
 	bool dpms_missing_logged;
 	bool dying;			/* disabled: touch nothing */
 	bool powered_off;		/* by set_output_power */
+	bool blanked;			/* by set_dpms: standby or off */
 
 	uint32_t force;			/* enum sf_repaint_force, pending */
 	uint64_t painted_views;		/* view signature at the last paint */
@@ -298,6 +300,23 @@ finish_held_frame(void *data)
 	swo->finish_idle = NULL;
 	sf_compat_discard_held_feedback(swo->output);
 	sf_compat_held_frame_restore(swo->output, &swo->held_state);
+	if (swo->powered_off || swo->blanked) {
+		/* A dark output's frames are held to the end, but Weston
+		 * still runs its animations there (the shell's fade on
+		 * wake lights every output), and an animation only moves
+		 * on with the frame time a timestamp sets: without one it
+		 * never ends and asks for the next frame at once, a busy
+		 * loop.  Timestamped, the frame time moves and the next
+		 * repaint waits a refresh, as a panel's vblank would make
+		 * it; the feedback was answered above, so the stamp
+		 * presents nothing. */
+		struct timespec now;
+
+		clock_gettime(swo->output->compositor->presentation_clock,
+			      &now);
+		weston_output_finish_frame(swo->output, &now, 0);
+		return;
+	}
 	/* No timestamp: Weston schedules the next repaint at once and
 	 * drops it if nothing needs it; the held damage stays where
 	 * libweston keeps it because no backend took it. */
@@ -565,6 +584,7 @@ core_set_dpms(void *data, struct sf_output *o, enum sf_dpms_level level)
 		return true;
 	if (!dpms_available(swo))
 		return false;
+	swo->blanked = level != SF_DPMS_ON;
 	switch (level) {
 	case SF_DPMS_ON:
 		/* Coming back from weston_compositor_sleep(): Weston's own

@@ -57,6 +57,11 @@ dpms_is() {	# dpms_is NAME LEVEL: for wt_poll
 	[ "$(dpms_of "$1")" = "$2" ]
 }
 
+cpu_ticks() {	# cpu_ticks PID: user + system time, in clock ticks
+	# The command name (field 2) may hold spaces: count after its ')'.
+	sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+
 repaints_of() {
 	field repaints "$(output_line "$1")"
 }
@@ -198,6 +203,10 @@ tap_ok "[ -z \"\$(status_value output.HDMI-A-1.state)\" ]" \
 	"unplugged: Weston destroys the output and stillframe forgets it"
 wt_cmd plug HDMI-A-1
 wt_poll "$WT_TIMEOUT" "HDMI-A-1 back" status_is output.HDMI-A-1.power on
+# DPMS on is carried out by the output's next frame, as with KMS: the
+# new output's first repaint may come a few frames after stillframe
+# asked for it (Weston 16 enables the output after telling modules).
+wt_poll "$WT_TIMEOUT" "HDMI-A-1 lit by its first frame" dpms_is HDMI-A-1 on
 tap_is "$(status_value output.HDMI-A-1.power) $(status_value output.HDMI-A-1.power_request) $(dpms_of HDMI-A-1)" \
 	"on on on" "plugged in again: powered on despite unneeded-outputs"
 tap_ok "grep -q 'output HDMI-A-1: plugged in; powered on (hotplug-power-on)' \"\$WT_LOG\"" \
@@ -237,6 +246,17 @@ tap_is "$(dpms_of HDMI-A-1) ${after##*;}" "off " \
 	"after Weston's wake lit every output, the unneeded one is dark again"
 tap_like "${after#"$mark"}" '^on;off;$' \
 	"(Weston turned it on, stillframe turned it off at once)"
+# Weston's wake starts the shell's fade on every output, the dark one
+# too.  Its frames are held there; a held frame must still let the
+# fade's clock run, or the fade never ends and Weston repaints the dark
+# output in a busy loop.  The witness is Weston's own CPU time
+# (/proc/PID/stat, utime + stime), measured after the fade's end.
+sleep 1
+cpu0=$(cpu_ticks "$WT_PID")
+sleep 2
+cpu1=$(cpu_ticks "$WT_PID")
+tap_ok "[ $((cpu1 - cpu0)) -lt $(($(getconf CLK_TCK) / 2)) ]" \
+	"the dark output does not keep Weston busy after the wake ($((cpu1 - cpu0)) ticks in 2 s)"
 wt_stop
 
 # ---- an idle inhibitor holds the output that shows it ----
