@@ -57,6 +57,8 @@ def write_text(report, out):
     out.write("%-42s %14s %14s\n" % ("", "stock", side))
     for name, a, b in rows(report):
         out.write("%-42s %14s %14s\n" % (name, fmt(a), fmt(b)))
+    for note in report.get("notes", ()):
+        out.write("note: %s\n" % note)
     if not report["failures"]:
         out.write("invisible: no difference a user could see\n")
         return
