@@ -299,5 +299,22 @@ ok(1 not in got and any("showed none of the" in n for n in rep["notes"]),
    "stock shows none of the keys: a note, no verdict on them",
    (got, rep["notes"]))
 
+# A window that shows no typing but changes on its own: a change just
+# after two keys on stock, none after them on the other side.
+stock, sf = frame_late_pair((None,), (None,), wake=None)
+stock.frame(KEYS[3] + 40.0, {3: "own-change-1"})
+stock.frame(KEYS[9] + 40.0, {3: "own-change-2"})
+got, rep = verdict(stock, sf)
+ok(1 not in got and any("not judged" in n for n in rep["notes"]),
+   "2 of 22 keys seemingly answered on stock only: a note, not "
+   "invariant 1", (got, rep["notes"]))
+# A window that shows typing and loses a key with stillframe: found.
+stock, sf = frame_late_pair(FRAMES, FRAMES)
+sf.log.frames = [f for f in sf.log.frames
+                 if not KEYS[5] < f[0] < KEYS[5] + 1000.0]
+got, rep = verdict(stock, sf)
+ok(1 in got, "a typing window's key never answered with stillframe: "
+   "invariant 1", (got, rep["failures"]))
+
 print("1..%d" % count)
 sys.exit(1 if failed else 0)

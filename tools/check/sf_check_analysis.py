@@ -293,6 +293,15 @@ def check_keys(v, stock, sf, phases):
                        "the %d keys within %d ms (a window that does not "
                        "show typing, or did not have the focus)"
                        % (len(keys_s), KEY_ANSWER_MS))
+    # Keys "answered" on stock by a window that answers few of them are
+    # changes of its own that came just after a key (a page's clock
+    # under load): only a window that shows typing can lose a key.
+    if lost and (len(both) + lost) * 2 < len(keys_s):
+        v.notes.append("%d key(s) seemed answered on stock and not with "
+                       "stillframe, not judged: stock answered only %d of "
+                       "%d keys, so those were changes of the window's own"
+                       % (lost, len(both) + lost, len(keys_s)))
+        lost = 0
     if lost:
         v.fail("key-latency", "%d key(s) answered on stock within %d ms "
                "and not within %d ms with stillframe"
