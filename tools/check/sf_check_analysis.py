@@ -8,6 +8,7 @@ Tiles are compared by position: both sides place the client alike (the
 same server, output size and window manager).
 """
 
+import random
 import statistics
 
 # The invariants, numbered as in doc/invisibility.md ("The invariants").
@@ -210,6 +211,17 @@ KEYS_FOR_A_MEDIAN = 4
 # frames after the key, so a frame lost to a hold still shows.
 KEY_SPREAD_FRAMES = 4.0
 KEY_SPREAD_MIN_MS = 50.0
+# Below that, a group fails when its keys come later than stock's by
+# more than half a frame (the mean of the middle half of each side's
+# answers: a median of 7 keys that fall on two frames jumps a whole
+# frame with one key) and two runs of stock differ that much less than
+# once in KEY_TEST_LEVEL.  Two runs of stock do differ: on a loaded
+# machine by 12 ms for a GTK 4 editor whose answers spread over 40 ms,
+# by 36 ms for a video player whose keys show with its next video
+# frame; a frame lost on every key after idle (stock within a frame)
+# comes out at p = 0.002.
+KEY_TEST_LEVEL = 0.01
+KEY_PERMUTATIONS = 20000
 
 
 def spread(values):
@@ -218,6 +230,32 @@ def spread(values):
         return 0.0
     q = statistics.quantiles(values, n=4, method="inclusive")
     return q[2] - q[0]
+
+
+def middle_mean(values):
+    """The mean of the middle half of VALUES (all of them up to 3)."""
+    v = sorted(values)
+    k = len(v) // 4
+    v = v[k:len(v) - k]
+    return sum(v) / len(v)
+
+
+def chance_of_lateness(stock_answers, sf_answers):
+    """How often two runs of stock would put one side's middle-half
+    mean as far above the other's as SF_ANSWERS' is above
+    STOCK_ANSWERS': the share of random splits of both sides' answers
+    into two groups of the same sizes that do (a permutation test;
+    seeded, so the same answers always get the same verdict)."""
+    observed = middle_mean(sf_answers) - middle_mean(stock_answers)
+    pool = list(stock_answers) + list(sf_answers)
+    n = len(stock_answers)
+    rng = random.Random(35)
+    hits = 1
+    for _ in range(KEY_PERMUTATIONS):
+        rng.shuffle(pool)
+        if middle_mean(pool[n:]) - middle_mean(pool[:n]) >= observed - 1e-9:
+            hits += 1
+    return hits / (KEY_PERMUTATIONS + 1)
 
 
 def ticking_tiles(stock, phases):
@@ -284,10 +322,26 @@ def check_keys(v, stock, sf, phases):
                               max(a for a, _ in pairs), noise,
                               KEY_SPREAD_FRAMES, KEY_SPREAD_MIN_MS))
             continue
-        if mf > ms + slack:
-            v.fail("key-latency", "keys %s: key to pixels median %.1f ms "
-                   "against %.1f ms on stock (%d keys; allowed %.1f ms "
-                   "more)" % (name, mf, ms, len(pairs), slack))
+        a = [x for x, _ in pairs]
+        b = [y for _, y in pairs]
+        later = middle_mean(b) - middle_mean(a)
+        if later <= slack:
+            continue
+        p = chance_of_lateness(a, b)
+        v.figures["key_groups"][name].update(
+            stock_middle_mean=middle_mean(a), stillframe_middle_mean=
+            middle_mean(b), chance=p)
+        if p >= KEY_TEST_LEVEL:
+            v.notes.append("keys %s %.1f ms later than on stock (the mean "
+                           "of the middle half of %d keys), but two runs "
+                           "of stock differ that much with p = %.3f: not "
+                           "a failure" % (name, later, len(pairs), p))
+            continue
+        v.fail("key-latency", "keys %s: key to pixels median %.1f ms "
+               "against %.1f ms on stock (%d keys; the middle half's mean "
+               "%.1f ms later, allowed %.1f ms; two runs of stock differ "
+               "that much with p = %.3f)"
+               % (name, mf, ms, len(pairs), later, slack, p))
     if keys_s and not both and not lost:
         v.notes.append("key to pixels not judged: stock showed none of "
                        "the %d keys within %d ms (a window that does not "
