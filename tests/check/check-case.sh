@@ -40,6 +40,9 @@ verdict() {
 	print("ran " + ",".join(str(n) for n in nums))
 	for f in r["failures"]:
 	    print("# invariant %d: %s" % (f["number"], f["reason"]), file=sys.stderr)
+	# What the check judged and did not: why a finding was not found.
+	for n in r.get("notes", []):
+	    print("# note: %s" % n, file=sys.stderr)
 	PY
 }
 

@@ -13,8 +13,7 @@ import sys
 import types
 
 sys.path.insert(0, sys.argv[1])
-from sf_check_analysis import (analyse_pair, chance_of_lateness,  # noqa: E402
-                               middle_mean)
+from sf_check_analysis import analyse_pair, key_lateness  # noqa: E402
 from sf_check_framelog import FrameLog  # noqa: E402
 
 count = 0
@@ -318,10 +317,12 @@ ok(1 in got, "a typing window's key never answered with stillframe: "
    "invariant 1", (got, rep["failures"]))
 
 # 11. Two runs of stock differ, more on a loaded machine: a group is
-# later only when its keys are later by more than half a frame and two
-# runs of stock differ so much less than once in a hundred.  Both sides
-# stock, each key's answer on both sides in the order typed, from the
-# corpus's control runs with two CPU hogs beside them.
+# later only when its keys are later by more than half a frame and by
+# at least four standard errors of that difference.  Both sides stock,
+# each key's answer on both sides in the order typed, from the corpus's
+# control runs with two CPU hogs beside them, and (FRAME_LATE) a run of
+# a browser's <textarea> with stillframe as on ec0c7f0, whose keys after
+# idle came a frame late.
 LOADED = {
     # A GTK 4 editor: the second side 12 ms slower in a burst.
     "gtk4": {
@@ -343,6 +344,14 @@ LOADED = {
         "after idle": [(16.8, 15.1), (15.0, 55.1), (16.4, 56.0),
                        (22.1, 19.9), (68.1, 24.6), (32.9, 72.6),
                        (19.4, 61.2)]},
+    # A frame lost on 5 of 7 keys after idle (the first and the last
+    # as on stock).
+    "frame late": {
+        "in a burst": [(30.0, 30.0)] * 12,
+        "after a pause": [(30.0, 30.0)] * 3,
+        "after idle": [(52.8, 25.1), (14.3, 28.5), (16.5, 31.0),
+                       (16.1, 30.8), (16.8, 29.0), (12.9, 28.3),
+                       (17.6, 14.3)]},
     # An editor under a compositing manager: each key on the first or
     # second frame after it, 4 of 7 on the first on one side, 2 on the
     # other (the medians a frame apart).
@@ -383,18 +392,17 @@ got, rep = verdict(*loaded_pair("gtk4", late=33.4))
 ok(1 in got, "the GTK 4 editor with every key two frames late: "
    "invariant 1", (got, rep["figures"]["key_groups"]))
 # The scripted user of this test types 5 keys after idle, the real
-# one 7: the editor's 7 are judged by the test itself.
-idle_keys = LOADED["two frames"]["after idle"]
-a, b = [x for x, _ in idle_keys], [y for _, y in idle_keys]
-later = middle_mean(b) - middle_mean(a)
-p = chance_of_lateness(a, b)
-ok(later < 11.8 / 2 and p >= 0.01,
-   "two loaded stock sides a frame apart after idle by their medians: "
-   "within half a frame by their middle halves, and by chance anyway",
-   (later, p))
-p = chance_of_lateness(a, [y + 11.8 for y in b])
-ok(p < 0.01, "the same editor with every key a frame (85 Hz) later: "
-   "not by chance", p)
-
+# one 7: those groups are judged by the rule itself.
+for run, frame, want, what in (
+        ("two frames", 11.8, False, "two loaded stock sides a frame "
+         "apart after idle by their medians"),
+        ("frame late", 16.7, True, "a browser's keys after idle a frame "
+         "late on 5 of 7 keys, the first key slow on stock")):
+    idle_keys = LOADED[run]["after idle"]
+    later, errors = key_lateness([x for x, _ in idle_keys],
+                                 [y for _, y in idle_keys])
+    found = later > frame / 2 and errors >= 4.0
+    ok(found == want, "%s: %s" % (what, "later" if want else "not later"),
+       (later, errors))
 print("1..%d" % count)
 sys.exit(1 if failed else 0)
