@@ -15,6 +15,7 @@ import types
 sys.path.insert(0, sys.argv[1])
 from sf_check_analysis import analyse_pair, key_lateness  # noqa: E402
 from sf_check_framelog import FrameLog  # noqa: E402
+from sf_check_picture import Picture  # noqa: E402
 
 count = 0
 failed = 0
@@ -404,5 +405,54 @@ for run, frame, want, what in (
     found = later > frame / 2 and errors >= 4.0
     ok(found == want, "%s: %s" % (what, "later" if want else "not later"),
        (later, errors))
+
+# 12. At rest, two pictures a level or two apart are the same picture
+# (invariant 10).  Two runs of stock drew a GTK 3 window's shadow
+# corners 1 or 2 levels apart (gtk3-widget-factory, abiword): the
+# hashes of those still tiles differ, their pixels barely.
+def picture(levels):
+    """The 4 x 4 tile screen in grey 100, tile 0 LEVELS lighter."""
+    w, h, tile = SCREEN
+    rgb = bytearray([100]) * (w * h * 3)
+    for y in range(tile):
+        for x in range(tile):
+            i = (y * w + x) * 3
+            rgb[i:i + 3] = bytes([100 + levels] * 3)
+    return Picture(w, h, bytes(rgb))
+
+
+def rest_pair(sf_levels, shot=True, changed_after_rest=False):
+    stock, sf = pair()
+    sf.blink(PHASES["idle_start"], HELD_SHOWN)
+    # The window's corner, drawn once before the keys, its own way on
+    # each side; on the stillframe side, maybe once more right after
+    # the rest moment, before its picture was read back.
+    sf.frame(600.0, {0: "win-corner-b"})
+    if changed_after_rest:
+        sf.frame(PHASES["wake_end"] + 20.0, {0: "win-corner-c"})
+    stock_side, sf_side = stock.side("stock"), sf.side("stillframe")
+    if shot:
+        for side, levels in ((stock_side, 0), (sf_side, sf_levels)):
+            side["rest"] = {"picture": picture(levels),
+                            "asked": PHASES["wake_end"] + 1.0,
+                            "done": PHASES["wake_end"] + 90.0, "why": None}
+    rep = analyse_pair(stock_side, sf_side, dict(PHASES), [], args(True))
+    return sorted({f["number"] for f in rep["failures"]}), rep
+
+
+got, rep = rest_pair(2)
+ok(got == [] and rep["figures"]["rest_tiles_within_levels"] == 1,
+   "a still tile 2 levels from stock's at rest: the same picture",
+   (got, rep["figures"], rep["notes"]))
+got, rep = rest_pair(40)
+ok(got == [10], "a still tile 40 levels from stock's at rest: "
+   "invariant 10", (got, rep["figures"]))
+got, rep = rest_pair(2, shot=False)
+ok(got == [10] and any("could not judge" in n for n in rep["notes"]),
+   "without pictures, a differing hash at rest: invariant 10",
+   (got, rep["notes"]))
+got, rep = rest_pair(2, changed_after_rest=True)
+ok(got == [10], "a tile that changed before its picture was read: "
+   "judged by its hash, invariant 10", (got, rep["notes"]))
 print("1..%d" % count)
 sys.exit(1 if failed else 0)

@@ -2,7 +2,8 @@
 """The verdict: what the stock side's screen and the stillframe side's
 showed, measured alike, against the invariants of doc/invisibility.md.
 
-Every figure comes from a witness's frame log (sf_check_framelog) and the
+Every figure comes from a witness's frame log (sf_check_framelog), the
+pictures the witnesses read back at rest (sf_check_picture) and the
 times the check itself gave input or printed; nothing from stillframe.
 Tiles are compared by position: both sides place the client alike (the
 same server, output size and window manager).
@@ -45,6 +46,7 @@ CARET_SLACK_MS = 1500.0         # the contract's wait for a shown phase
 DEADLINE_SLACK_MS = 2500.0
 SHORTEST_MODE_MS = 1000.0
 REST_STILL_MS = 2500.0          # a region still this long is at rest
+REST_LEVELS = 4                 # at rest, a colour this close is the same
 SAVING_FACTOR = 4.0
 SAVING_FROM_PER_MIN = 20.0
 
@@ -561,22 +563,63 @@ def check_health(v, stock_side, sf_side):
                    % (side["name"], side["log"].errors[0]))
 
 
+def rest_difference(stock, sf, idx, t):
+    """How far tile IDX of the two pictures at rest differs (the largest
+    difference of a colour channel, in levels of 255), or None when the
+    pictures cannot say: one is missing, or the tile changed on either
+    screen between the rest moment T and the moment its picture was
+    read back (the picture would show another state than T's)."""
+    tile = stock.log.screen[2] if stock.log.screen else None
+    pictures = [tl.side.get("rest") or {} for tl in (stock, sf)]
+    if tile is None or any(p.get("picture") is None for p in pictures):
+        return None
+    for tl, p in zip((stock, sf), pictures):
+        if tl.tile_changes(idx, t, p["done"] + 1.0):
+            return None
+    return pictures[0]["picture"].tile_difference(pictures[1]["picture"],
+                                                  idx, tile)
+
+
 def check_at_rest(v, stock, sf, phases):
     """The screens once both are at rest after the last key: every
     region of the window that neither side changed for REST_STILL_MS
     (not a blink, a tick or an animation) shows the same on both.
-    Held drawing that never came, or came wrong, shows here."""
+    Held drawing that never came, or came wrong, shows here.  Where the
+    frame logs' hashes disagree, the pictures read back at rest say by
+    how much: two runs of stock can blend a window's shadow a level or
+    two apart, and that is no difference a user sees (REST_LEVELS)."""
     if "wake_end" not in phases:
         return
     t = phases["wake_end"]
-    differ = []
+    differ, alike, unjudged = [], [], []
     for idx in sorted(stock.area | sf.area):
         if stock.tile_changes(idx, t - REST_STILL_MS, t) or \
                 sf.tile_changes(idx, t - REST_STILL_MS, t):
             continue
-        if stock.state_at(idx, t) != sf.state_at(idx, t):
+        if stock.state_at(idx, t) == sf.state_at(idx, t):
+            continue
+        levels = rest_difference(stock, sf, idx, t)
+        if levels is None:
+            unjudged.append(idx)
+            differ.append(idx)
+        elif levels <= REST_LEVELS:
+            alike.append((levels, idx))
+        else:
             differ.append(idx)
     v.figures["rest_tiles_differing"] = len(differ)
+    v.figures["rest_tiles_within_levels"] = len(alike)
+    if alike:
+        v.notes.append("%d still region(s) of the window differ from stock's at "
+               "rest by at most %d level(s) of 255 (tiles %s): no "
+               "difference a user sees"
+               % (len(alike), max(alike)[0],
+                  ",".join(str(i) for _, i in alike[:8])))
+    if unjudged:
+        why = [tl.side.get("rest", {}).get("why") for tl in (stock, sf)]
+        v.notes.append("the pictures at rest could not judge %d region(s) (%s): "
+               "each differing hash counts" % (
+                   len(unjudged), "; ".join(w for w in why if w) or
+                   "they changed before the picture was read"))
     if differ:
         v.fail("at-rest", "%d still region(s) of the window differ from "
                "stock's at rest (tiles %s)"

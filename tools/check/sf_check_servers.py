@@ -17,6 +17,7 @@ import subprocess
 import time
 
 from sf_check_framelog import FrameLog
+from sf_check_picture import PictureError, read_picture
 
 # The key the scripted user types: "a" (evdev KEY_A; X keycode = evdev
 # + 8 under the evdev keymap every X server here uses).
@@ -34,6 +35,9 @@ ERROR_MARKS = ("protocol error", "X Error of failed request",
 # differences that the contract allows anyway).
 SF_DEFAULTS = [("outputs", "all"), ("dim-timeout", "0"),
                ("standby-timeout", "0"), ("off-timeout", "0")]
+
+
+SHOT_TIMEOUT_S = 20.0
 
 
 class CheckError(Exception):
@@ -96,6 +100,10 @@ class Side:
         os.chmod(self.printer, 0o755)
         self.printer_fd = None
         self.bus = self.bus_pid = None
+        # The screen at rest, read back by the witness (invariant 10).
+        self.rest = {"picture": None, "asked": None, "done": None,
+                     "why": "not taken"}
+        self.rest_path = None
 
     def start_bus(self):
         """A session bus of the side's own, as every desktop session
@@ -186,6 +194,31 @@ class Side:
             return []
         return sorted({m for m in ERROR_MARKS if m in text})
 
+    def shoot_rest(self):
+        """Asks the witness for the screen at rest; both sides are asked
+        before either is waited for (finish_rest)."""
+        self.rest["asked"] = time.monotonic() * 1000.0
+        self.rest_path = self.start_shot(os.path.join(self.dir,
+                                                      "screen-at-rest"))
+
+    def finish_rest(self):
+        """Waits for the picture shoot_rest asked for; "done" bounds the
+        time it shows (the verdict trusts it only for regions that did
+        not change from the rest moment until then)."""
+        ok = self.wait_shot(self.rest_path, SHOT_TIMEOUT_S)
+        self.rest["done"] = time.monotonic() * 1000.0
+        if not ok:
+            self.rest["why"] = "the witness gave no picture"
+            return
+        try:
+            self.rest["picture"] = read_picture(self.rest_path)
+            self.rest["why"] = None
+        except (OSError, PictureError) as e:
+            self.rest["why"] = "unreadable picture: %s" % e
+
+    def screenshot(self, path):
+        self.wait_shot(self.start_shot(path), SHOT_TIMEOUT_S)
+
     def collect(self):
         time.sleep(0.3)
         self.read()
@@ -206,6 +239,7 @@ class Side:
             "server_alive": self.server_alive,
             "client_alive": self.client_alive_at_end,
             "client_errors": self.client_errors(),
+            "rest": self.rest,
         }
 
     def stop(self):
@@ -298,10 +332,21 @@ class WestonSide(Side):
     def pointer_step(self, i):
         self.command("motion 5 3")
 
-    def screenshot(self, path):
-        # The fake-KMS double reads back what it last presented.
+    def start_shot(self, path):
+        # The fake-KMS double reads back what it last presented, and
+        # renames the picture into place once it is written whole.
         self.command("shot headless %s.ppm" % path)
-        time.sleep(0.5)
+        return path + ".ppm"
+
+    def wait_shot(self, path, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if os.path.exists(path):
+                return True
+            if os.path.exists(path + ".failed"):
+                return False
+            time.sleep(0.02)
+        return False
 
     def stop_server(self):
         if getattr(self, "control", None) is not None:
@@ -498,10 +543,22 @@ class XorgSide(Side):
             self.command("motion %d %d" % (x + w // 2 + 5 * i,
                                            y + h // 2 + 3 * i))
 
-    def screenshot(self, path):
-        subprocess.run(["xwd", "-root", "-silent", "-out", path + ".xwd"],
-                       env=self.client_env(), timeout=20,
-                       stderr=subprocess.DEVNULL)
+    def start_shot(self, path):
+        # The root window's pixels, as the witness reads them (GetImage).
+        self.shot = subprocess.Popen(
+            ["xwd", "-root", "-silent", "-out", path + ".xwd"],
+            env=self.client_env(), stdin=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        return path + ".xwd"
+
+    def wait_shot(self, path, timeout):
+        try:
+            ok = self.shot.wait(timeout) == 0
+        except subprocess.TimeoutExpired:
+            self.shot.kill()
+            self.shot.wait()
+            ok = False
+        return ok and os.path.exists(path)
 
     def stop_server(self):
         if getattr(self, "witness", None) is not None:
