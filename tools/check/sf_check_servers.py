@@ -343,7 +343,9 @@ class WestonSide(Side):
         while time.monotonic() < end:
             if os.path.exists(path):
                 return True
-            if os.path.exists(path + ".failed"):
+            # A server that ended writes no picture: do not wait for it.
+            if os.path.exists(path + ".failed") or \
+                    self.server.poll() is not None:
                 return False
             time.sleep(0.02)
         return False
