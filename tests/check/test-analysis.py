@@ -434,7 +434,6 @@ def rest_pair(sf_levels, shot=True, changed_after_rest=False):
     if shot:
         for side, levels in ((stock_side, 0), (sf_side, sf_levels)):
             side["rest"] = {"picture": picture(levels),
-                            "asked": PHASES["wake_end"] + 1.0,
                             "done": PHASES["wake_end"] + 90.0, "why": None}
     rep = analyse_pair(stock_side, sf_side, dict(PHASES), [], args(True))
     return sorted({f["number"] for f in rep["failures"]}), rep

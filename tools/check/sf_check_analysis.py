@@ -609,17 +609,17 @@ def check_at_rest(v, stock, sf, phases):
     v.figures["rest_tiles_differing"] = len(differ)
     v.figures["rest_tiles_within_levels"] = len(alike)
     if alike:
-        v.notes.append("%d still region(s) of the window differ from stock's at "
-               "rest by at most %d level(s) of 255 (tiles %s): no "
-               "difference a user sees"
-               % (len(alike), max(alike)[0],
-                  ",".join(str(i) for _, i in alike[:8])))
+        v.notes.append("%d still region(s) of the window differ from "
+                       "stock's at rest by at most %d level(s) of 255 "
+                       "(tiles %s): no difference a user sees"
+                       % (len(alike), max(alike)[0],
+                          ",".join(str(i) for _, i in alike[:8])))
     if unjudged:
         why = [tl.side.get("rest", {}).get("why") for tl in (stock, sf)]
-        v.notes.append("the pictures at rest could not judge %d region(s) (%s): "
-               "each differing hash counts" % (
-                   len(unjudged), "; ".join(w for w in why if w) or
-                   "they changed before the picture was read"))
+        v.notes.append("the pictures at rest could not judge %d region(s) "
+                       "(%s): each differing hash counts"
+                       % (len(unjudged), "; ".join(w for w in why if w) or
+                          "they changed before the picture was read"))
     if differ:
         v.fail("at-rest", "%d still region(s) of the window differ from "
                "stock's at rest (tiles %s)"

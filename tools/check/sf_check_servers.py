@@ -101,8 +101,7 @@ class Side:
         self.printer_fd = None
         self.bus = self.bus_pid = None
         # The screen at rest, read back by the witness (invariant 10).
-        self.rest = {"picture": None, "asked": None, "done": None,
-                     "why": "not taken"}
+        self.rest = {"picture": None, "done": None, "why": "not taken"}
         self.rest_path = None
 
     def start_bus(self):
@@ -197,7 +196,6 @@ class Side:
     def shoot_rest(self):
         """Asks the witness for the screen at rest; both sides are asked
         before either is waited for (finish_rest)."""
-        self.rest["asked"] = time.monotonic() * 1000.0
         self.rest_path = self.start_shot(os.path.join(self.dir,
                                                       "screen-at-rest"))
 
