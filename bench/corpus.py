@@ -9,6 +9,7 @@
 #
 #   bash bench/corpus [--only REGEX] [--control] [--runs N]
 #                     [--out FILE] [--json-dir DIR] [--idle S]
+#                     [--idle-keys N]
 #   bash bench/corpus --from DIR... [--only REGEX] [--out FILE]
 #
 # It uses the build in build/ (made if missing; SF_BUILD_DIR names
@@ -156,6 +157,8 @@ def run_case(case, args, clip, json_dir, run):
             "--json", "--server", case["server"],
             "--settle", str(case["settle"]),
             "--idle", str(case.get("idle", args.idle))]
+    if args.idle_keys:
+        argv += ["--idle-keys", str(args.idle_keys)]
     if case["wm"]:
         argv += ["--wm", expand(case["wm"], clip)]
     if args.control:
@@ -292,6 +295,8 @@ def main():
                    help="stock on both sides (stillframe-check --control)")
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--idle", type=float, default=45.0)
+    p.add_argument("--idle-keys", type=int, metavar="N",
+                   help="stillframe-check --idle-keys for every case")
     p.add_argument("--out", default=os.path.join(TOP, "bench", "CORPUS.md"))
     p.add_argument("--json-dir")
     p.add_argument("--idle-of", action="append", default=[],
@@ -332,10 +337,12 @@ def main():
             print(line, flush=True)
             lines.append(line)
     write_report(args, lines, counts,
-                 "`bash bench/corpus%s%s%s` on %s (%s)"
+                 "`bash bench/corpus%s%s%s%s` on %s (%s)"
                  % (" --control" if args.control else "",
                     " --runs %d" % args.runs if args.runs > 1 else "",
                     " --idle %g" % args.idle if args.idle != 45 else "",
+                    " --idle-keys %d" % args.idle_keys
+                    if args.idle_keys else "",
                     time.strftime("%Y-%m-%d"), describe()))
     print("corpus: %s (json in %s)" % (
         ", ".join("%s: %d" % kv for kv in sorted(counts.items())), json_dir))
