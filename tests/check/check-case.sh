@@ -70,7 +70,9 @@ judge() {
 	got=$(run "$1" 2>"$tmp/reasons")
 	sed 's/^/# /' "$tmp/reasons" | sed 's/^# # /# /' >&2
 	ran+=("$got")
-	[ "$got" = "${got#ran }" ] || found+=",${got#ran }"
+	local n list=
+	[ "$got" = "${got#ran }" ] || list=${got#ran }
+	found+=",$list"
 	missing=
 	# An item of MUST may be alternatives, A/B: one of them is enough.
 	for item in ${must//,/ }; do
@@ -80,8 +82,6 @@ judge() {
 		done
 		[ -n "$hit" ] || missing+=" $item"
 	done
-	[ "$got" = "${got#ran }" ] && return
-	local n list=${got#ran }
 	for n in ${list//,/ }; do
 		in_list "$n" "${must//\//,},$may" || extra+=" $n"
 	done
