@@ -36,6 +36,12 @@ bool
 sf_bench_frames_handle_damage(struct sf_bench_frames *frames,
 			      const xcb_damage_notify_event_t *ev);
 
+/* A top-level's own Damage: its tiles are read at the next flush too,
+ * and make a frame only if one of them changed. */
+void
+sf_bench_frames_handle_toplevel_damage(struct sf_bench_frames *frames,
+				       const xcb_damage_notify_event_t *ev);
+
 /* The end of a batch of events: if a notify (or a resize) came since
  * the last read, reads the marked tiles back and prints the frame line.
  * True when it awaited replies (xcb may have queued events meanwhile).

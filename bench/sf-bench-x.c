@@ -32,8 +32,12 @@
  *				for each batch of the root's damage, the
  *				tiles it touched whose hash changed, N of
  *				them (frame T 0: drawing that changed no
- *				pixel).  T is taken before the tiles are
- *				read back (GetImage, ZPixmap).  HASH: 16
+ *				pixel); for a batch of only top-levels'
+ *				damage, the same when a tile changed (the
+ *				root's notifies may come late: see
+ *				sf-bench-x-frames.c).  T is taken before
+ *				the tiles are read back (GetImage,
+ *				ZPixmap).  HASH: 16
  *				lowercase hex digits of the 64-bit FNV-1a
  *				of the tile's pixels row by row, each the
  *				4 bytes of v & 0x00ffffff little-endian
@@ -406,6 +410,8 @@ handle_damage(struct bench_x *bx, const xcb_damage_notify_event_t *ev)
 		/* Empty again, so the next drawing notifies again. */
 		xcb_damage_subtract(bx->conn, top->damage, XCB_NONE,
 				    XCB_NONE);
+		if (bx->frames)
+			sf_bench_frames_handle_toplevel_damage(bx->frames, ev);
 		top->pending_area += (uint64_t)ev->area.width *
 				     ev->area.height;
 		return;

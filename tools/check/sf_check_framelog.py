@@ -14,7 +14,8 @@ Both witnesses write the same lines (times: CLOCK_MONOTONIC ms, %.3f):
 
 The Weston side's lines come from the fake-KMS test double (every frame
 that reached its "hardware"), the X side's from sf-bench-x --frames (the
-root window's damage, read back with GetImage).  Other lines are
+damage of the root and of each top-level, the screen read back there
+with GetImage).  Other lines are
 ignored.
 """
 
