@@ -189,8 +189,8 @@ void
 sf_bench_frames_handle_toplevel_damage(struct sf_bench_frames *frames,
 				       const xcb_damage_notify_event_t *ev)
 {
-	/* The area is the window's, from its inside origin, which the
-	 * geometry gives in screen coordinates. */
+	/* The rectangle is in the window's coordinates, from its inside
+	 * origin, which the geometry gives in the screen's. */
 	int32_t x0 = ev->geometry.x + ev->area.x;
 	int32_t y0 = ev->geometry.y + ev->area.y;
 
@@ -350,7 +350,7 @@ sf_bench_frames_flush(struct sf_bench_frames *frames)
 		return false;
 
 	int64_t t = sf_bench_x_now_us();
-	bool root_said = frames->any_marked;
+	bool root_said = frames->any_marked, hinted = frames->any_hinted;
 	size_t n;
 	bool ok = tiles_read(frames, &n);
 	if (xcb_connection_has_error(frames->conn))
@@ -363,19 +363,17 @@ sf_bench_frames_flush(struct sf_bench_frames *frames)
 	}
 	/* A top-level's damage alone makes a frame only when pixels
 	 * changed: under a compositing manager it was drawn offscreen,
-	 * and the screen changes when the manager paints.  The root's
-	 * notifies of a drawing a top-level's showed first, an empty
-	 * frame now, are that same frame. */
-	if (!root_said) {
-		if (n == 0)
-			return true;
-		frames->root_owed_until = t + ROOT_LATE_US;
-	} else {
-		bool owed = frames->root_owed_until > t;
+	 * and the screen changes when the manager paints.  After a frame
+	 * a top-level's damage had a part in, the root's notifies of the
+	 * same drawing may still come: an empty frame then is that same
+	 * frame. */
+	bool owed = frames->root_owed_until > t;
+	if (root_said)
 		frames->root_owed_until = 0;
-		if (n == 0 && owed)
-			return true;
-	}
+	if (n == 0 && (!root_said || owed))
+		return true;
+	if (hinted && n > 0)
+		frames->root_owed_until = t + ROOT_LATE_US;
 	sf_bench_x_stamp("frame", t);
 	printf(" %zu", n);
 	for (size_t i = 0; i < n; i++)

@@ -36,8 +36,9 @@ bool
 sf_bench_frames_handle_damage(struct sf_bench_frames *frames,
 			      const xcb_damage_notify_event_t *ev);
 
-/* A top-level's own Damage: its tiles are read at the next flush too,
- * and make a frame only if one of them changed. */
+/* A notify of a top-level's raw Damage object: the tiles under its
+ * rectangle are read at the next flush too, and make a frame only if
+ * one of them changed. */
 void
 sf_bench_frames_handle_toplevel_damage(struct sf_bench_frames *frames,
 				       const xcb_damage_notify_event_t *ev);

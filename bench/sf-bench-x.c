@@ -89,6 +89,7 @@
 struct toplevel {
 	xcb_window_t window;
 	xcb_damage_damage_t damage;
+	xcb_damage_damage_t raw;	/* --frames: each drawing's rectangles */
 	uint32_t pid;
 	uint64_t pending_area;		/* damage read in this batch */
 };
@@ -322,10 +323,22 @@ toplevel_add(struct bench_x *bx, xcb_window_t window)
 	xcb_damage_create(bx->conn, damage, window,
 			  XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY);
 
+	/* A second object for --frames, raw like the root's: the screen's
+	 * tiles under what the window drew are read too, not the whole
+	 * window's, which the first one's notifies would name. */
+	xcb_damage_damage_t raw = XCB_NONE;
+	if (bx->frames) {
+		raw = xcb_generate_id(bx->conn);
+		xcb_damage_create(bx->conn, raw, window,
+				  XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES);
+	}
+
 	if (bx->n_tops == bx->cap_tops)
 		bx->tops = grow(bx->tops, &bx->cap_tops, sizeof(*bx->tops));
 	struct toplevel *top = &bx->tops[bx->n_tops++];
-	*top = (struct toplevel) { .window = window, .damage = damage };
+	*top = (struct toplevel) {
+		.window = window, .damage = damage, .raw = raw,
+	};
 	top->pid = toplevel_pid(bx, window);
 	toplevel_print(top);
 }
@@ -342,6 +355,8 @@ toplevel_remove(struct bench_x *bx, xcb_window_t window, bool destroyed)
 	if (!destroyed) {
 		uint32_t none = 0;
 		xcb_damage_destroy(bx->conn, top->damage);
+		if (top->raw != XCB_NONE)
+			xcb_damage_destroy(bx->conn, top->raw);
 		xcb_change_window_attributes(bx->conn, window,
 					     XCB_CW_EVENT_MASK, &none);
 	}
@@ -405,13 +420,15 @@ handle_damage(struct bench_x *bx, const xcb_damage_notify_event_t *ev)
 		return;
 	for (size_t i = 0; i < bx->n_tops; i++) {
 		struct toplevel *top = &bx->tops[i];
+		if (top->raw != XCB_NONE && top->raw == ev->damage) {
+			sf_bench_frames_handle_toplevel_damage(bx->frames, ev);
+			return;
+		}
 		if (top->damage != ev->damage)
 			continue;
 		/* Empty again, so the next drawing notifies again. */
 		xcb_damage_subtract(bx->conn, top->damage, XCB_NONE,
 				    XCB_NONE);
-		if (bx->frames)
-			sf_bench_frames_handle_toplevel_damage(bx->frames, ev);
 		top->pending_area += (uint64_t)ev->area.width *
 				     ev->area.height;
 		return;
@@ -788,9 +805,11 @@ setup(struct bench_x *bx, bool frames)
 			       XCB_RANDR_NOTIFY_MASK_CRTC_CHANGE);
 	crtcs_start(bx);
 	keymap_load(bx);
+	/* The frames first: each top-level listed gets its raw object. */
+	if (frames)
+		bx->frames = sf_bench_frames_create(bx->conn, bx->root);
 	toplevels_start(bx);
 	if (frames) {
-		bx->frames = sf_bench_frames_create(bx->conn, bx->root);
 		sf_bench_frames_flush(bx->frames);
 		bx->events_maybe_queued = true;
 	}
