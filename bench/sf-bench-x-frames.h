@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sf-bench-x --frames: what reaches the screen, tile by tile.  A Damage
- * object on the root says where the screen's pixels may have changed;
- * those tiles are read back with GetImage and hashed, and the caller
- * prints the ones whose hash changed.  sf-bench-x.c's header comment
+ * sf-bench-x --frames: what reaches the screen, tile by tile.  Damage
+ * objects on the root and on each top-level say where the screen's
+ * pixels may have changed; those tiles are read back with GetImage and
+ * hashed, and the caller prints the ones whose hash changed.  sf-bench-x.c's header comment
  * describes the lines and why the root's Damage sees only the screen.
  */
 #ifndef SF_BENCH_X_FRAMES_H

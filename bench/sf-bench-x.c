@@ -420,7 +420,7 @@ handle_damage(struct bench_x *bx, const xcb_damage_notify_event_t *ev)
 		return;
 	for (size_t i = 0; i < bx->n_tops; i++) {
 		struct toplevel *top = &bx->tops[i];
-		if (top->raw != XCB_NONE && top->raw == ev->damage) {
+		if (top->raw == ev->damage) {	/* never XCB_NONE */
 			sf_bench_frames_handle_toplevel_damage(bx->frames, ev);
 			return;
 		}
