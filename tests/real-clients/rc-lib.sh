@@ -258,6 +258,15 @@ rc_weston_xwayland_require() {
 	# (libweston-10, -14, -16): one weston is installed at a time.
 	ls /usr/lib/*/libweston-[0-9]*/xwayland.so >/dev/null 2>&1 ||
 		tap_skip_all "Weston's xwayland.so is not installed"
+	# xwayland.so binds its socket in /tmp/.X11-unix, which a fresh
+	# machine has only once an X server or the system's tmpfiles made
+	# it; Weston 10 crashes when the bind fails.  Made as they make it.
+	if [ ! -d /tmp/.X11-unix ]; then
+		mkdir -p /tmp/.X11-unix 2>/dev/null &&
+			chmod 1777 /tmp/.X11-unix 2>/dev/null
+	fi
+	[ -d /tmp/.X11-unix ] ||
+		tap_skip_all "/tmp/.X11-unix is missing and cannot be made"
 }
 
 rc_weston_xwayland_display() {

@@ -292,7 +292,11 @@ class WestonSide(Side):
             ["weston", "--backend=headless-backend.so", "--use-pixman",
              "--socket=" + self.socket,
              "--config=" + os.path.join(self.dir, "weston.ini"),
-             "--log=" + os.path.join(self.dir, "weston.log")],
+             "--log=" + os.path.join(self.dir, "weston.log")] +
+            # SF_CHECK_WESTON_SCOPES=log,stillframe puts stillframe's
+            # decisions into weston.log (with --keep, to read them).
+            (["--logger-scopes=" + os.environ["SF_CHECK_WESTON_SCOPES"]]
+             if os.environ.get("SF_CHECK_WESTON_SCOPES") else []),
             env, os.path.join(self.dir, "weston.out"))
         self.log = FrameLog(self.frames)
         wait_for("Weston (%s) to start" % self.name,
