@@ -58,7 +58,10 @@ struct sf_weston_output {
 	/* Where tracked surfaces committed since the last paint (global
 	 * coordinates): damage anywhere else is not ours to hold. */
 	pixman_region32_t expected;
-	struct wl_event_source *finish_idle;
+	/* A held frame is finished a refresh after it, as a backend's
+	 * vblank finishes one it showed (finish_held_frame). */
+	struct wl_event_source *finish_timer;
+	bool finish_pending;
 	struct sf_compat_held_state held_state;
 	/* A mode switch waits for the output's next repaint: see
 	 * repaint_for_mode_switch. */
@@ -269,16 +272,17 @@ sf_weston_output_handle_assign_planes(struct weston_output *output,
 }
 
 /*
- * A held frame is finished here, in an idle callback after libweston's
- * repaint returned, exactly as a backend finishes a frame it showed.
+ * A held frame is finished here, a refresh after libweston's repaint
+ * returned, exactly as a backend finishes a frame it showed.
  *
  * By then libweston has moved the presentation feedback of every
  * surface "repainted" this cycle onto output->feedback_list, and
- * answers the list when a frame is finished with a timestamp.  A held
- * frame is finished without one, which leaves the list alone, and the
- * next finish that carries no presentation (the INVALID flag of a
- * backend's start_repaint_loop) then aborts libweston on the non-empty
- * list.  The list is answered here instead, "discarded", which is what
+ * answers the list when a frame is finished with a timestamp:
+ * "presented", which a held frame was not (and a frame finished without
+ * one leaves the list for the next finish that carries no presentation,
+ * the INVALID flag of a backend's start_repaint_loop, which aborts
+ * libweston on a non-empty list).  The list is answered here first
+ * instead, "discarded", which is what
  * the protocol says of a content update that was not shown, and what
  * libweston itself answers for content replaced before it was shown.
  * The other choice, keeping the feedback until the next painted frame
@@ -292,36 +296,42 @@ sf_weston_output_handle_assign_planes(struct weston_output *output,
  * is painted with the next real frame, and the commit that causes that
  * frame gets its own feedback presented.
  */
-static void
+static int
 finish_held_frame(void *data)
 {
 	struct sf_weston_output *swo = data;
 
-	swo->finish_idle = NULL;
+	swo->finish_pending = false;
 	sf_compat_discard_held_feedback(swo->output);
 	sf_compat_held_frame_restore(swo->output, &swo->held_state);
-	if (swo->powered_off || swo->blanked) {
-		/* A dark output's frames are held to the end, but Weston
-		 * still runs its animations there (the shell's fade on
-		 * wake lights every output), and an animation only moves
-		 * on with the frame time a timestamp sets: without one it
-		 * never ends and asks for the next frame at once, a busy
-		 * loop.  Timestamped, the frame time moves and the next
-		 * repaint waits a refresh, as a panel's vblank would make
-		 * it; the feedback was answered above, so the stamp
-		 * presents nothing. */
-		struct timespec now;
+	/* Finished a refresh after the repaint, with a timestamp, as a
+	 * backend's vblank finishes a frame it showed, so that the next
+	 * repaint comes when it would have on stock.  libweston answers
+	 * the frame callbacks of every surface it "repainted" in a held
+	 * frame too: finished at once and without a timestamp, it
+	 * repainted again at once for the next commit, and a client that
+	 * draws on frame callbacks (Firefox, GTK) was answered as fast as
+	 * it committed, a thousand empty commits a second where stock
+	 * paces it at the refresh.  On a dark output too: Weston still runs
+	 * its animations there (the shell's fade on wake), and an animation
+	 * only moves on with the frame time a timestamp sets.  The feedback
+	 * was answered above, so the stamp presents nothing; the held
+	 * damage stays where libweston keeps it, since no backend took
+	 * it. */
+	struct timespec now;
 
-		clock_gettime(swo->output->compositor->presentation_clock,
-			      &now);
-		weston_output_finish_frame(swo->output, &now, 0);
-		return;
-	}
-	/* No timestamp: Weston schedules the next repaint at once and
-	 * drops it if nothing needs it; the held damage stays where
-	 * libweston keeps it because no backend took it. */
-	weston_output_finish_frame(swo->output, NULL,
-				   WP_PRESENTATION_FEEDBACK_INVALID);
+	clock_gettime(swo->output->compositor->presentation_clock, &now);
+	weston_output_finish_frame(swo->output, &now, 0);
+	return 0;
+}
+
+/* A refresh of the output's mode, in whole milliseconds (rounded up). */
+static int
+refresh_period_ms(const struct weston_output *output)
+{
+	int32_t mhz = output->current_mode ? output->current_mode->refresh : 0;
+
+	return mhz > 0 ? (1000000 + mhz - 1) / mhz : 17;
 }
 
 int
@@ -353,13 +363,17 @@ sf_weston_output_handle_repaint(struct weston_output *output,
 		swo->sfw->feedback_layout_logged = true;
 		swo->hold = false;
 	}
-	if (swo->hold && !swo->finish_idle) {
-		swo->finish_idle = wl_event_loop_add_idle(
-			wl_display_get_event_loop(
-				output->compositor->wl_display),
-			finish_held_frame, swo);
-		if (swo->finish_idle) {
+	if (swo->hold && !swo->finish_pending) {
+		if (!swo->finish_timer)
+			swo->finish_timer = wl_event_loop_add_timer(
+				wl_display_get_event_loop(
+					output->compositor->wl_display),
+				finish_held_frame, swo);
+		if (swo->finish_timer) {
 			sf_compat_held_frame_keep(output, &swo->held_state);
+			swo->finish_pending = true;
+			wl_event_source_timer_update(swo->finish_timer,
+						     refresh_period_ms(output));
 			return 0;
 		}
 		/* Out of memory: paint rather than stall the loop.  The
@@ -665,8 +679,8 @@ output_destroy(struct sf_weston_output *swo)
 {
 	struct weston_output *output = swo->output;
 
-	if (swo->finish_idle)
-		wl_event_source_remove(swo->finish_idle);
+	if (swo->finish_timer)
+		wl_event_source_remove(swo->finish_timer);
 	if (swo->mode_idle)
 		wl_event_source_remove(swo->mode_idle);
 	char name[32];

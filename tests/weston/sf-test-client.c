@@ -8,6 +8,7 @@
  *   sf-test-client [--fps F] [--rate NUM/DEN] [--priority P]
  *                  [--inhibit] [--size WxH] [--seconds S]
  *                  [--app-id NAME] [--keyboard] [--bar-damage]
+ *                  [--empty-frames]
  *   sf-test-client --misuse double-get|bad-rate|bad-range|bad-priority|
  *                           after-destroy|bad-power|unknown-output
  *
@@ -22,6 +23,11 @@
  * Each frame moves a one-pixel bar and damages the whole surface, which
  * the classifier calls a video; with --bar-damage it damages only the
  * two columns that changed, an animation (videos are never throttled).
+ *
+ * With --empty-frames it draws once and then, as a browser does around
+ * its page's caret, asks for a frame callback and commits nothing new
+ * (no attach, no damage) each time one comes, and prints "frame
+ * callbacks N" at the end: how fast the compositor paces it.
  *
  * With --misuse it exits 0 when the compositor sent the documented
  * protocol error for that misuse (printed as "protocol error: IFACE
@@ -57,6 +63,8 @@ struct client {
 	struct wl_keyboard *keyboard;
 	bool want_keyboard;
 	bool bar_damage;		/* damage what changed, not everything */
+	bool empty_frames;		/* an empty commit per frame callback */
+	unsigned frame_callbacks;	/* received, with empty_frames */
 
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -339,6 +347,31 @@ create_buffers(struct client *c)
 	return true;
 }
 
+static const struct wl_callback_listener frame_listener;
+
+/* An empty commit that asks for the next frame callback. */
+static void
+commit_empty(struct client *c)
+{
+	struct wl_callback *cb = wl_surface_frame(c->surface);
+
+	wl_callback_add_listener(cb, &frame_listener, c);
+	wl_surface_commit(c->surface);
+}
+
+static void
+frame_done(void *data, struct wl_callback *cb, uint32_t time)
+{
+	struct client *c = data;
+	(void)time;
+
+	wl_callback_destroy(cb);
+	c->frame_callbacks++;
+	commit_empty(c);
+}
+
+static const struct wl_callback_listener frame_listener = { frame_done };
+
 /* A new picture each frame: a moving bar, so every frame differs. */
 static void
 draw(struct client *c)
@@ -467,6 +500,8 @@ main(int argc, char **argv)
 		} else if (strcmp(arg, "--seconds") == 0) {
 			ok = parse_uint(val, &seconds);
 			i++;
+		} else if (strcmp(arg, "--empty-frames") == 0) {
+			c.empty_frames = true;
 		} else if (strcmp(arg, "--priority") == 0) {
 			priority = val;
 			i++;
@@ -558,6 +593,8 @@ main(int argc, char **argv)
 		zwp_idle_inhibit_manager_v1_create_inhibitor(c.inhibit_manager,
 							     c.surface);
 	draw(&c);
+	if (c.empty_frames)
+		commit_empty(&c);
 	printf("mapped\n");
 	fflush(stdout);
 
@@ -571,8 +608,12 @@ main(int argc, char **argv)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		long long t = (now.tv_sec - start.tv_sec) * 1000000000LL +
 			      (now.tv_nsec - start.tv_nsec);
-		if (t >= (long long)seconds * 1000000000LL)
+		if (t >= (long long)seconds * 1000000000LL) {
+			if (c.empty_frames)
+				printf("frame callbacks %u\n",
+				       c.frame_callbacks);
 			return 0;
+		}
 		int timeout = 1000;
 		if (period_ns) {
 			if (t >= next) {

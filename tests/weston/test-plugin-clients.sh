@@ -15,7 +15,10 @@
 #  3. weston-simple-shm and weston-simple-damage: never classed blinking;
 #     their frame callbacks throttled only while unfocused and idle, and
 #     then to about background-frame-rate; but one the classifier calls
-#     a video (simple-shm redraws all of itself each frame) never is.
+#     a video (simple-shm redraws all of itself each frame) never is;
+#  4. a client that commits nothing new on each frame callback (a
+#     browser around its caret): its held commits are answered at the
+#     refresh, as on stock, not as fast as it commits.
 #
 # Every output runs refresh-switch=never: a mode switch repaints the
 # whole output, which would hide whether an input flushed held damage.
@@ -748,5 +751,31 @@ LAST_INPUT_MS=$(now_ms)
 anim_part weston-simple-shm 'simple-shm$'
 anim_part weston-simple-damage 'simple-damage$'
 wt_stop
+
+# ---- 4. a client paced by frame callbacks, committing nothing new ----
+#
+# A browser around its page's caret asks for a frame callback each frame
+# and commits nothing new.  Those commits are held (they show nothing),
+# and libweston answers the frame callbacks of a held frame too: a held
+# frame finished without a timestamp had Weston repaint again at once for
+# the next commit, and the client was answered as fast as it committed,
+# some thousand times a second, where stock Weston paces it at the
+# refresh.  The witness is the client's own count of frame callbacks, on
+# the stock Weston and with stillframe, 5 s each, the output at 60 Hz
+# (refresh-switch=never).
+empty_frames() {	# prints the client's frame callbacks in 5 s
+	wt_run "$SF_TEST_CLIENT" --empty-frames --seconds 5 --app-id empty |
+		awk '$1 == "frame" && $2 == "callbacks" { print $3 }'
+}
+wt_start sf-clients-empty-stock <<<"$(weston_ini '' none)"
+stock_cb=$(empty_frames)
+wt_stop
+wt_start sf-clients-empty -l stillframe <<<"$(weston_ini stillframe.so none)"
+sf_cb=$(empty_frames)
+wt_stop
+tap_ok '[ -n "$stock_cb" ] && [ -n "$sf_cb" ] && [ "$sf_cb" -gt 0 ] &&
+	[ "$sf_cb" -le $((stock_cb * 3 / 2 + 30)) ]' \
+	"empty commits on frame callbacks: answered at the refresh, as on stock"
+tap_diag "frame callbacks in 5 s: stock ${stock_cb:-?}, stillframe ${sf_cb:-?}"
 
 tap_done
