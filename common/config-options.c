@@ -95,8 +95,8 @@ static const struct sf_option options[] = {
 
 	/* idle governor */
 	OPT_INT("low-refresh-timeout", "LowRefreshTimeout", "ms",
-		100, 600000, 1000, low_refresh_timeout_ms,
-		"Time without input before the output may drop to a lower refresh rate"),
+		100, 600000, 5000, low_refresh_timeout_ms,
+		"Time without input before the output may drop to a lower refresh rate; longer than the pauses of a user at work (reading between bursts of typing), who sees no switch"),
 	OPT_INT("dim-timeout", "DimTimeout", "s", 0, 86400, 120,
 		dim_timeout_s,
 		"Time without input before the backlight is dimmed; 0 never dims"),
@@ -184,7 +184,7 @@ static const struct sf_option options[] = {
 		"Longest time a ticking surface (such as a clock with seconds) may go without being repainted"),
 	OPT_INT("redundant-max-staleness", "RedundantMaxStaleness", "ms", 10,
 		600000, 1000, redundant_max_staleness_ms,
-		"Longest time an empty or identical commit may be held before it is painted"),
+		"Longest time an empty or identical commit may be held before it is painted while the user is active; while the user is idle it may wait as long as a blink or a tick (it shows nothing new)"),
 	OPT_INT("background-frame-rate", "BackgroundFrameRate", "Hz", 0, 240,
 		5, background_frame_rate_hz,
 		"Frame rate allowed to animations in unfocused windows while the user is idle; never applied to a video (classed video, wp_content_type video, or a surface with an idle inhibitor); 0 does not throttle them"),

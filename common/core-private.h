@@ -145,6 +145,9 @@ struct sf_surface {
 	enum sf_blink_phase shown_phase;
 	/* The window it is drawn as part of (sf_surface_set_parent). */
 	struct sf_surface *parent;
+	/* Of a window: how many of its parts have the keyboard focus (a
+	 * popup with a grab, a sub-surface an adapter named). */
+	unsigned focused_parts;
 	/* The recording knows it: its events may go into the trace. */
 	bool traced;
 	/* The output whose trace holds this surface's inhibitor as an
@@ -160,12 +163,50 @@ struct sf_surface {
  * its client (a player's toplevel, the video in a subsurface).  The
  * classifier alone is not enough: a player whose frame callbacks come
  * late commits some frames empty and looks like an animation. */
+/* The window a surface is drawn as part of: what the user sees as one
+ * thing, focused or not, essential or not.  A toplevel is its own. */
+static inline const struct sf_surface *
+surface_window(const struct sf_surface *s)
+{
+	return s->parent ? s->parent : s;
+}
+
+/* The window has the keyboard focus: its toplevel, or any of its parts
+ * (Firefox draws its page into a sub-surface, the key goes to the
+ * toplevel; a menu's popup takes the key while the window is the
+ * user's). */
+static inline bool
+surface_window_focused(const struct sf_surface *s)
+{
+	const struct sf_surface *w = surface_window(s);
+
+	return s->focused || w->focused || w->focused_parts > 0;
+}
+
+/* A surface's own priority when its client or a rule gave it one, else
+ * its window's: a sub-surface has no app_id for essential-apps to
+ * match, and a client marks its toplevel. */
+static inline enum sf_priority
+surface_priority(const struct sf_surface *s)
+{
+	return s->priority != SF_PRIORITY_NORMAL ? s->priority :
+						  surface_window(s)->priority;
+}
+
+/* The surface's content type, or its window's. */
+static inline enum sf_content_type
+surface_content(const struct sf_surface *s)
+{
+	return s->content != SF_CONTENT_NONE ? s->content :
+					       surface_window(s)->content;
+}
+
 static inline bool
 surface_is_video(const struct sf_surface *s)
 {
 	return s->cls.cls == SF_CLASS_VIDEO ||
-	       s->content == SF_CONTENT_VIDEO || s->inhibit_count > 0 ||
-	       s->client_inhibiting;
+	       surface_content(s) == SF_CONTENT_VIDEO ||
+	       s->inhibit_count > 0 || s->client_inhibiting;
 }
 
 static inline double

@@ -60,24 +60,30 @@ sf_surface_vote(struct sf_surface *s, const struct sf_output *o,
 		struct sf_vote *v, sf_time_t now)
 {
 	uint32_t settled = settled_rate(s, o, now);
+	/* A rate the client asked for its window holds for the parts it
+	 * draws in (a player's video in a sub-surface), unless a part
+	 * asked for its own. */
+	const struct sf_surface *hints = s;
 
+	if (!s->hint_min_mhz && !s->hint_max_mhz && !s->hint_rate_mhz)
+		hints = surface_window(s);
 	*v = (struct sf_vote){
-		.content = s->content,
+		.content = surface_content(s),
 		.weight = s->visible_fraction,
 		.new_surface = now < sf_surface_new_until(s),
 	};
-	if (s->hint_min_mhz || s->hint_max_mhz) {
+	if (hints->hint_min_mhz || hints->hint_max_mhz) {
 		v->type = SF_VOTE_RANGE;
-		v->min_mhz = s->hint_min_mhz;
-		v->max_mhz = s->hint_max_mhz;
+		v->min_mhz = hints->hint_min_mhz;
+		v->max_mhz = hints->hint_max_mhz;
 		return;
 	}
-	if (s->hint_rate_mhz) {
+	if (hints->hint_rate_mhz) {
 		v->type = SF_VOTE_EXACT_OR_MULTIPLE;
-		v->rate_mhz = s->hint_rate_mhz;
+		v->rate_mhz = hints->hint_rate_mhz;
 		return;
 	}
-	if (s->content == SF_CONTENT_GAME) {
+	if (v->content == SF_CONTENT_GAME) {
 		v->type = SF_VOTE_MAX;
 		return;
 	}
@@ -231,10 +237,13 @@ sf_surface_destroy(struct sf_surface *s)
 	sf_list_remove(&s->output_link);
 	sf_list_remove(&s->link);
 	core->n_surfaces--;
-	/* Its parts are parts of nothing now. */
+	/* Its parts are parts of nothing now; a focused part no longer
+	 * makes its window focused. */
 	sf_list_for_each(part, &core->surfaces, struct sf_surface, link)
 		if (part->parent == s)
 			part->parent = NULL;
+	if (s->parent && s->focused)
+		s->parent->focused_parts--;
 	if (o) {
 		/* Its vote is gone: choose again at the next dispatch. */
 		o->n_surfaces--;
@@ -255,7 +264,17 @@ sf_surface_set_parent(struct sf_surface *s, struct sf_surface *parent)
 	/* One level: a part of a part belongs to the same window. */
 	while (parent && parent->parent)
 		parent = parent->parent;
-	s->parent = parent == s ? NULL : parent;
+	if (parent == s)
+		parent = NULL;
+	if (parent == s->parent)
+		return;
+	if (s->focused && s->parent)
+		s->parent->focused_parts--;
+	if (s->focused && parent)
+		parent->focused_parts++;
+	if (s->output)
+		s->output->votes_dirty = true;	/* it may vote as its window */
+	s->parent = parent;
 }
 
 uint32_t
@@ -374,6 +393,12 @@ sf_surface_set_focused(struct sf_surface *s, bool focused, sf_time_t now)
 		};
 		sf_core_trace_surface_event(s, &ev);
 	}
+	if (focused != s->focused && s->parent) {
+		if (focused)
+			s->parent->focused_parts++;
+		else
+			s->parent->focused_parts--;
+	}
 	s->focused = focused;
 }
 
@@ -433,9 +458,9 @@ classification_moved(const struct sf_classification *a,
 }
 
 bool
-sf_surface_is_focused(const struct sf_surface *s)
+sf_surface_in_focused_window(const struct sf_surface *s)
 {
-	return s->focused;
+	return surface_window_focused(s);
 }
 
 bool
@@ -588,7 +613,7 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	/* An essential surface, and a video, paint like one the user is
 	 * working in: a video's empty commits (a frame callback that came
 	 * late) are painted as stock paints them. */
-	bool never_held = s->priority == SF_PRIORITY_ESSENTIAL ||
+	bool never_held = surface_priority(s) == SF_PRIORITY_ESSENTIAL ||
 			  surface_is_video(s);
 	enum sf_class gate_cls = never_held ? SF_CLASS_INTERACTIVE :
 					      s->cls.cls;
@@ -647,7 +672,7 @@ bool
 sf_surface_may_hold_client(const struct sf_surface *s, sf_time_t now)
 {
 	if (!s->core->config.enable || s->core->paused ||
-	    s->priority == SF_PRIORITY_ESSENTIAL || surface_is_video(s))
+	    surface_priority(s) == SF_PRIORITY_ESSENTIAL || surface_is_video(s))
 		return false;
 	/* X shows a client's drawing as it runs: a client held after it
 	 * hid the caret would leave it hidden until let go. */
@@ -689,13 +714,15 @@ sf_surface_get_stats(const struct sf_surface *s)
 sf_time_t
 sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 {
-	if (!s->core->config.enable || s->priority == SF_PRIORITY_ESSENTIAL)
+	enum sf_priority priority = surface_priority(s);
+
+	if (!s->core->config.enable || priority == SF_PRIORITY_ESSENTIAL)
 		return 0;
 	/* Background, or on an output that is powered off: as if
 	 * unfocused with the user away, whatever the focus and the input
 	 * say; a video too (its client's wish, or nobody sees it), at the
 	 * rate of any animation. */
-	if (s->priority == SF_PRIORITY_BACKGROUND ||
+	if (priority == SF_PRIORITY_BACKGROUND ||
 	    (s->output && !s->output->powered))
 		return sf_suppress_unwatched_interval(&s->core->suppress,
 						      s->cls.cls);
@@ -705,7 +732,7 @@ sf_surface_get_frame_interval(const struct sf_surface *s, sf_time_t now)
 	if (surface_is_video(s))
 		return 0;
 	return sf_suppress_throttle_interval(&s->core->suppress, s->cls.cls,
-					     s->focused,
+					     surface_window_focused(s),
 					     user_idle(s->core, now));
 }
 

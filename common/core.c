@@ -179,12 +179,13 @@ sf_core_notify_input(struct sf_core *core, enum sf_input_kind kind,
 		}
 		/* Held damage is shown as soon as the user is back, even if
 		 * an earlier flush request went unanswered while blank: with
-		 * the next repaint, which the gate no longer holds, and at
-		 * the latest one frame later.  Not at once: that repaint
-		 * would take the frame the client's answer to this input is
-		 * about to need, and show the answer a frame late. */
+		 * the repaint of the client's answer, or one frame later.
+		 * Not at once, nor with a repaint that was waiting on the
+		 * gate: that repaint would take the frame the answer to this
+		 * input is about to need, and show it a frame late (Firefox's
+		 * keys in a textarea, 29 ms against 15 on stock, each with
+		 * a repaint of nothing 0.3 ms after the key). */
 		if (o->gate.deferred) {
-			sf_repaint_gate_force(&o->gate, SF_FORCE_INPUT, now);
 			o->flush_requested = false;
 			sf_time_t frame = SF_SEC(1) * 1000 /
 				(o->modes[o->current].refresh_mhz ?

@@ -16,7 +16,7 @@ sf_governor_params_init_default(struct sf_governor_params *params)
 {
 	params->stage_timeout[SF_STATE_ACTIVE] = 0;
 	/* Like i915 DRRS: drop the refresh rate after a second of quiet. */
-	params->stage_timeout[SF_STATE_LOW_REFRESH] = SF_SEC(1);
+	params->stage_timeout[SF_STATE_LOW_REFRESH] = SF_SEC(5);
 	params->stage_timeout[SF_STATE_DIM] = SF_SEC(120);
 	params->stage_timeout[SF_STATE_DPMS_STANDBY] = SF_SEC(300);
 	params->stage_timeout[SF_STATE_DPMS_OFF] = SF_SEC(600);

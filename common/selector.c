@@ -481,6 +481,27 @@ user_native(const struct candidates *cs)
 	return cs->panel;
 }
 
+/* The mode a busy surface whose rate is not known yet needs: native,
+ * so that a new animation is not shown too slow, and a client paced by
+ * the output does not read the low rate as its own.  But while the user
+ * is idle, outside the idle drop itself, such a burst is no reason to
+ * switch: a page's timer, a clock redrawn with a flood of commits around
+ * it, a page redrawn whole for a moment (read as a video), a toolkit's
+ * housekeeping (Firefox's page, idle, switched 60 -> 30 -> 60 Hz eight
+ * times in 50 s), nor is a deeper idle stage.  It keeps the mode the
+ * output runs; a rate that then holds (a video, an animation) is a
+ * content rate, and moves the output after a dwell. */
+static size_t
+unknown_rate_mode(const struct candidates *cs,
+		  const struct sf_selector_input *in,
+		  const struct sf_selector *sel)
+{
+	if (in->state >= SF_STATE_LOW_REFRESH &&
+	    !(sel->transition && sel->transition_from_active))
+		return in->current;
+	return cs->native;
+}
+
 static sf_time_t
 add_time(sf_time_t t, sf_time_t d)
 {
@@ -543,8 +564,14 @@ sf_selector_choose(struct sf_selector *sel,
 		any_new = any_new || in->votes[j].new_surface;
 	if (!sel->seen || in->state != sel->last_state ||
 	    in->pointer_moving != sel->last_pointer ||
-	    any_new != sel->last_new)
+	    any_new != sel->last_new) {
+		bool from_active = !sel->seen ||
+				   sel->last_state == SF_STATE_ACTIVE;
+		sel->transition_from_active =
+			(sel->transition && sel->transition_from_active) ||
+			from_active;
 		sel->transition = true;
+	}
 	sel->seen = true;
 	sel->last_state = in->state;
 	sel->last_pointer = in->pointer_moving;
@@ -623,7 +650,9 @@ sf_selector_choose(struct sf_selector *sel,
 			 * and a client paced by the output would read it as
 			 * its own rate. */
 			if (heuristic && v->rate_mhz == 0) {
-				require(&cs, &req, cs.native, RULE_UNKNOWN);
+				require(&cs, &req,
+					unknown_rate_mode(&cs, in, sel),
+					RULE_UNKNOWN);
 				opinion = true;
 				break;
 			}
@@ -763,14 +792,15 @@ sf_rate_settle_update(struct sf_rate_settle *rs, bool busy,
 		rs->candidate_mhz = 0;
 		return rs->settled_mhz;
 	}
-	/* Paced by the output: the content may be faster.  With nothing
-	 * known of it, native now. */
+	/* Paced by the output: the content may be faster, as fast as
+	 * native.  Read so, and like any rate it counts once it holds for
+	 * a dwell: an animation that starts while the output idles at
+	 * 30 Hz gets native then, a burst of a page's redraws does not
+	 * move an idle output at all. */
 	bool paced = current_mhz < native_mhz &&
 		     near(measured_mhz, current_mhz, MEASURED_TOLERANCE);
-	if (paced && !rs->settled_mhz) {
-		rs->candidate_mhz = 0;
-		return 0;
-	}
+	if (paced)
+		measured_mhz = native_mhz;
 	if (rs->candidate_mhz &&
 	    within_percent(measured_mhz, rs->candidate_mhz,
 			   SF_RATE_SETTLE_BAND)) {
@@ -779,13 +809,13 @@ sf_rate_settle_update(struct sf_rate_settle *rs, bool busy,
 		if (now - rs->candidate_since >= settle) {
 			uint32_t mean = (uint32_t)(rs->candidate_sum /
 						   rs->candidate_n);
-			rs->settled_mhz = paced ? 0 : mean;
+			rs->settled_mhz = mean;
 			rs->candidate_mhz = 0;
 		}
 		return rs->settled_mhz;
 	}
 	if (settle <= 0) {
-		rs->settled_mhz = paced ? 0 : measured_mhz;
+		rs->settled_mhz = measured_mhz;
 		rs->candidate_mhz = 0;
 		return rs->settled_mhz;
 	}

@@ -85,6 +85,9 @@ struct sf_selector {
 	bool last_pointer;
 	bool last_new;			/* a vote was a new surface's */
 	bool transition;		/* not carried out yet */
+	/* The transition began in ACTIVE: the idle drop, not a deeper
+	 * stage. */
+	bool transition_from_active;
 	/* A content-rate switch wanted since `pending_since`. */
 	bool pending;
 	size_t pending_mode;

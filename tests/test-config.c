@@ -21,7 +21,7 @@ static const struct {
 } expected_options[] = {
 	{ "enable", "Enable", NULL, "true|false", "true", SF_OPTION_BOOL },
 	{ "low-refresh-timeout", "LowRefreshTimeout", "ms", "100..600000",
-	  "1000", SF_OPTION_INT },
+	  "5000", SF_OPTION_INT },
 	{ "dim-timeout", "DimTimeout", "s", "0..86400", "120",
 	  SF_OPTION_INT },
 	{ "dim-brightness", "DimBrightness", "%", "1..100", "30",
@@ -441,7 +441,7 @@ SF_TEST(defaults_come_from_the_table)
 	/* A few fields by name, in case the table's offsets are wrong. */
 	sf_assert(cfg.enable);
 	sf_assert_str_eq(cfg.outputs, "internal");
-	sf_assert_int_eq(cfg.low_refresh_timeout_ms, 1000);
+	sf_assert_int_eq(cfg.low_refresh_timeout_ms, 5000);
 	sf_assert_int_eq(cfg.dim_brightness_pct, 30);
 	sf_assert_int_eq(cfg.refresh_switch, SF_CONFIG_REFRESH_SWITCH_SEAMLESS);
 	sf_assert_int_eq(cfg.hash_max_area_px, 65536);
@@ -807,9 +807,9 @@ SF_TEST(messages_read_as_documented)
 		const char *name, *value, *err;
 	} cases[] = {
 		{ SF_CONFIG_NS_INI, "low-refresh-timeout", "50",
-		  "low-refresh-timeout: \"50\" is out of range 100..600000 ms; keeping 1000" },
+		  "low-refresh-timeout: \"50\" is out of range 100..600000 ms; keeping 5000" },
 		{ SF_CONFIG_NS_XORG, "low_refresh_timeout", " 50 ",
-		  "LowRefreshTimeout: \"50\" is out of range 100..600000 ms; keeping 1000" },
+		  "LowRefreshTimeout: \"50\" is out of range 100..600000 ms; keeping 5000" },
 		{ SF_CONFIG_NS_INI, "refresh-switch", "sometimes",
 		  "refresh-switch: \"sometimes\" is not one of seamless|always|never; keeping seamless" },
 		{ SF_CONFIG_NS_INI, "dim-timeout", "12abc",
@@ -1350,7 +1350,7 @@ SF_TEST(formats_are_the_documented_ones)
 	static const struct {
 		const char *key, *def, *range;
 	} cases[] = {
-		{ "low-refresh-timeout", "1000", "100..600000" },
+		{ "low-refresh-timeout", "5000", "100..600000" },
 		{ "enable", "true", "true|false" },
 		{ "refresh-switch", "seamless", "seamless|always|never" },
 		{ "energy-gpu-active-watts", "15.0", "0.0..500.0" },

@@ -80,12 +80,21 @@ walk_to(bool *sf_test_failed_, struct sf_governor *gov,
 	sf_assert_int_eq(gov->state, state);
 }
 
+/* The defaults, with the low-refresh stage 1 s after input instead of
+ * 5 s: the tests below walk the stages and count from there. */
+static void
+params_init_test(struct sf_governor_params *p)
+{
+	sf_governor_params_init_default(p);
+	p->stage_timeout[LOW] = SF_SEC(1);
+}
+
 static void
 init_default(struct sf_governor *gov)
 {
 	struct sf_governor_params params;
 
-	sf_governor_params_init_default(&params);
+	params_init_test(&params);
 	sf_governor_init(gov, &params, t0);
 }
 
@@ -94,7 +103,7 @@ SF_TEST(defaults)
 	struct sf_governor_params p;
 
 	sf_governor_params_init_default(&p);
-	sf_assert_int_eq(p.stage_timeout[LOW], SF_SEC(1));
+	sf_assert_int_eq(p.stage_timeout[LOW], SF_SEC(5));
 	sf_assert_int_eq(p.stage_timeout[DIM], SF_SEC(120));
 	sf_assert_int_eq(p.stage_timeout[STANDBY], SF_SEC(300));
 	sf_assert_int_eq(p.stage_timeout[OFF], SF_SEC(600));
@@ -170,7 +179,7 @@ SF_TEST(stage_timeouts_table)
 		struct sf_governor_transition tr;
 
 		printf("# case: %s\n", cases[c].name);
-		sf_governor_params_init_default(&p);
+		params_init_test(&p);
 		p.reclock = false;
 		for (int s = 0; s < SF_STATE_COUNT; s++)
 			p.stage_timeout[s] = cases[c].timeout[s];
@@ -328,7 +337,7 @@ SF_TEST(cap_lifts_deeper_state_at_once)
 		struct sf_governor gov;
 		struct sf_governor_transition tr;
 
-		sf_governor_params_init_default(&p);
+		params_init_test(&p);
 		if (!cases[c].dim_enabled)
 			p.stage_timeout[DIM] = 0;
 		sf_governor_init(&gov, &p, t0);
@@ -450,7 +459,7 @@ SF_TEST(reclock_disabled)
 	struct sf_governor gov;
 	struct sf_governor_transition tr;
 
-	sf_governor_params_init_default(&p);
+	params_init_test(&p);
 	p.reclock = false;
 	sf_governor_init(&gov, &p, t0);
 	sf_assert(sf_governor_update(&gov, t0 + SF_SEC(1), &tr));

@@ -911,21 +911,44 @@ SF_TEST(idle_and_wake_transitions_do_not_wait_for_content)
 }
 
 /* A busy surface whose rate is not known (yet, or paced by the output)
- * takes the output to native at once. */
-SF_TEST(an_unknown_rate_runs_at_native)
+ * runs at native: at the idle drop it keeps the output there.  But once
+ * the user is idle and the output dropped, a burst of commits (Firefox
+ * redrawing its page around a JavaScript clock, a page timer) is no
+ * reason to switch, even one that looks like a video for a moment: it
+ * keeps the mode the output runs until its rate is known, and then, as
+ * a content rate, waits for a dwell.  Each such burst switched the
+ * panel 30 -> 60 -> 30 Hz. */
+SF_TEST(an_unknown_rate_runs_at_native_but_moves_no_idle_output)
 {
 	static const struct sf_vote unknown[] = { MEASURED(0) };
 	struct sf_selector sel;
 	struct sf_selector_input in;
 	struct sf_selection out;
 
+	/* At the idle drop (a transition) it keeps native. */
+	native_setup(&sel, &in, kms_modes, 4, 1, 3, unknown, 1, ACTIVE);
+	sf_selector_choose(&sel, &in, t0, &out);
+	EXPECT(&out, 1, "input", SF_TIME_NEVER);
+	in.state = LOW;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(5), &out);
+	EXPECT(&out, 1, "content rate unknown", SF_TIME_NEVER);
+
+	/* Dropped with nothing busy: a burst later moves nothing. */
 	native_setup(&sel, &in, kms_modes, 4, 1, 3, NULL, 0, LOW);
 	sf_selector_choose(&sel, &in, t0, &out);
 	EXPECT(&out, 3, "idle", SF_TIME_NEVER);
+	in.current = 3;
+	sf_selector_notify_switched(&sel, t0);
 	in.votes = unknown;
 	in.n_votes = 1;
 	sf_selector_choose(&sel, &in, t0 + 1, &out);
-	EXPECT(&out, 1, "content rate unknown", SF_TIME_NEVER);
+	sf_assert_int_eq(out.mode, 3);
+	/* Nor when the user goes deeper into idle. */
+	in.state = DIM;
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(120), &out);
+	sf_assert_int_eq(out.mode, 3);
+	sf_selector_choose(&sel, &in, t0 + SF_SEC(121), &out);
+	sf_assert_int_eq(out.mode, 3);
 }
 
 /* --- a surface's measured rate, steadied --- */
@@ -1011,15 +1034,19 @@ SF_TEST(a_wandering_rate_never_settles)
 }
 
 /* Stop 23's feedback loop, finding 11: a reading equal to the output's
- * rate while that is below native is the output's pace, not content. */
-SF_TEST(a_rate_paced_by_a_low_output_is_unknown)
+ * rate while that is below native is the output's pace, not content:
+ * the content may be as fast as native.  Like any reading it counts
+ * once it holds for a dwell (a burst of a page's redraws while the
+ * user is idle must not switch the panel). */
+SF_TEST(a_rate_paced_by_a_low_output_reads_as_native_after_a_dwell)
 {
 	struct sf_rate_settle rs = { 0 };
 
 	for (int i = 0; i < 20; i++)
 		sf_assert_int_eq(sf_rate_settle_update(
 					 &rs, true, 30000, 30000, 60000,
-					 SETTLE, t0 + i * SF_SEC(1)), 0);
+					 SETTLE, t0 + i * SF_SEC(1)),
+				 i * SF_SEC(1) < SETTLE ? 0 : 60000);
 	/* At native the same reading is the content's own rate. */
 	sf_rate_settle_update(&rs, true, 30000, 60000, 60000, SETTLE, t0);
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 60000, 60000,
@@ -1028,7 +1055,7 @@ SF_TEST(a_rate_paced_by_a_low_output_is_unknown)
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 30000, 30000, 60000,
 					       SETTLE, t0 + SF_SEC(9)), 30000);
 	/* A settled 24 fps read at the output's 48 Hz for a moment (a
-	 * video catching up): still 24.  For a dwell: faster now. */
+	 * video catching up): still 24.  For a dwell: as fast as native. */
 	rs = (struct sf_rate_settle){ .settled_mhz = 24000 };
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 48000, 48000, 60000,
 					       SETTLE, t0), 24000);
@@ -1037,7 +1064,7 @@ SF_TEST(a_rate_paced_by_a_low_output_is_unknown)
 			 24000);
 	sf_rate_settle_update(&rs, true, 48000, 48000, 60000, SETTLE, t0 + 1);
 	sf_assert_int_eq(sf_rate_settle_update(&rs, true, 48000, 48000, 60000,
-					       SETTLE, t0 + SETTLE + 1), 0);
+					       SETTLE, t0 + SETTLE + 1), 60000);
 }
 
 /* A page that renders slowly drew 35 fps at 60 Hz and 30 at 48 Hz;

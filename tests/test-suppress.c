@@ -79,8 +79,13 @@ SF_TEST(single_commit_rules)
 		enum sf_repaint_reason reason;
 		sf_time_t staleness;
 	} cases[] = {
-		/* Redundant commits, whatever the class or the user. */
+		/* Redundant commits, whatever the class or the user; while
+		 * the user is away as long as the longer of a blink's and a
+		 * tick's (Firefox's empty commits around its caret woke the
+		 * display once a second). */
 		{ true, STATIC, EMPTY, true, true, DEFER,
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
+		{ true, STATIC, EMPTY, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		{ true, VIDEO, IDENTICAL, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
@@ -89,16 +94,16 @@ SF_TEST(single_commit_rules)
 		{ true, BLINKING, IDENTICAL, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		/* Nothing new from a blink or a tick while the user is away
-		 * waits as long as its class would (a blink drawn on and off
-		 * in one go: the backlog of a client the Xorg module held). */
+		 * (a blink drawn on and off in one go: the backlog of a
+		 * client the Xorg module held) waits as long, too. */
 		{ true, BLINKING, IDENTICAL, true, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
 		{ true, TICKING, EMPTY, true, true, DEFER,
-		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(15) },
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
 		{ true, TICKING, IDENTICAL, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		{ true, ANIMATING, IDENTICAL, true, true, DEFER,
-		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
 		/* Blinks and ticks only while the user is idle. */
 		{ true, BLINKING, CHANGED, true, true, DEFER,
 		  SF_REPAINT_REASON_BLINK_IDLE, SF_SEC(30) },
@@ -170,7 +175,7 @@ SF_TEST(deadline_is_smallest_staleness)
 					     true, t0 + SF_SEC(5)));
 	EXPECT(&gate, &p, t0 + SF_SEC(5), DEFER, TICK_IDLE, t0 + SF_SEC(20));
 	sf_assert(sf_repaint_gate_add_commit(&gate, &p, STATIC, IDENTICAL,
-					     true, t0 + SF_SEC(10)));
+					     false, t0 + SF_SEC(10)));
 	EXPECT(&gate, &p, t0 + SF_SEC(10), DEFER, REDUNDANT, t0 + SF_SEC(11));
 	/* A later blink does not push it out. */
 	sf_assert(sf_repaint_gate_add_commit(&gate, &p, BLINKING, CHANGED,
@@ -193,7 +198,7 @@ SF_TEST(stale_flush)
 	} cases[] = {
 		{ BLINKING, CHANGED, SF_SEC(30) },
 		{ TICKING, CHANGED, SF_SEC(15) },
-		{ ANIMATING, EMPTY, SF_SEC(1) },
+		{ ANIMATING, EMPTY, SF_SEC(30) },
 	};
 
 	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {

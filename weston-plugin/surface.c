@@ -217,9 +217,9 @@ announce_throttle(struct sf_weston_surface *sws, sf_time_t interval)
 	sf_weston_protocols_send_throttled(sws, interval);
 }
 
-/* After input, held frame callbacks go back to their clients, not at
- * once but when common says (sf-release.h): the focused surface when its
- * answer is ready to draw, the others a frame later. */
+/* After input, held frame callbacks go back to their clients when
+ * common says (sf-release.h): the focused window's at once, the others
+ * a frame later. */
 void
 sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 {
@@ -235,7 +235,7 @@ sf_weston_surface_release_unthrottled(struct sf_weston *sfw)
 			continue;	/* background: still throttled */
 		announce_throttle(sws, interval);
 		sf_time_t due = now + sf_release_delay_after_input(
-				sf_surface_is_focused(sws->core));
+				sf_surface_in_focused_window(sws->core));
 		/* More input (a moving pointer) must not push it back. */
 		if (sws->input_release && sws->input_release <= due)
 			continue;
@@ -487,18 +487,40 @@ expect_damage(struct sf_weston_surface *sws)
 					       &view->transform.boundingbox);
 }
 
-/* A subsurface is a part of its main surface's window (foot's
- * decorations, a player's video): the core holds its redundant commits
- * as the window's. */
+/* The surface a part of a window is drawn relative to, up to the
+ * window's toplevel: a subsurface's main surface, or, for a popup (its
+ * view placed relative to its parent's view), its parent's; NULL for a
+ * window's own surface. */
+static struct weston_surface *
+window_surface_of(struct weston_surface *surface)
+{
+	struct weston_surface *main_surface =
+		weston_surface_get_main_surface(surface);
+	struct weston_view *view;
+
+	wl_list_for_each(view, &main_surface->views, surface_link) {
+		struct weston_view *top = view;
+
+		while (top->geometry.parent)
+			top = top->geometry.parent;
+		if (top != view) {
+			main_surface =
+				weston_surface_get_main_surface(top->surface);
+			break;
+		}
+	}
+	return main_surface != surface ? main_surface : NULL;
+}
+
+/* A subsurface or a popup is a part of its window (foot's decorations,
+ * the page Firefox draws, a player's video, a menu): the core decides
+ * for it as for the window (sf_surface_set_parent). */
 static void
 update_parent(struct sf_weston_surface *sws)
 {
-	struct weston_surface *main_surface =
-		weston_surface_get_main_surface(sws->surface);
+	struct weston_surface *window = window_surface_of(sws->surface);
 	struct sf_weston_surface *main_sws =
-		main_surface != sws->surface ?
-			sf_weston_surface_find(sws->sfw, main_surface) :
-			NULL;
+		window ? sf_weston_surface_find(sws->sfw, window) : NULL;
 
 	sf_surface_set_parent(sws->core, main_sws ? main_sws->core : NULL);
 }

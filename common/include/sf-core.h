@@ -287,8 +287,12 @@ sf_surface_set_output(struct sf_surface *surface, struct sf_output *output,
 		      double visible_fraction, sf_time_t now);
 
 /* The surface is drawn as part of `parent`'s window (a Wayland
- * subsurface: a client's decorations, its title bar), or of none (NULL).
- * A part that is static itself and commits nothing new (an empty or
+ * subsurface: a client's decorations, its title bar, the page Firefox
+ * draws; a popup), or of none (NULL).  The window is the unit of every
+ * decision a user would notice: a part shares the window's focus, its
+ * priority and content type (unless it has its own) and its rate
+ * hints (unless it asked for its own); only its class is its own.  A
+ * part that is static itself and commits nothing new (an empty or
  * identical commit) along with its window is held as the window's
  * commits are: foot from 1.25 on commits its decorations' subsurfaces,
  * unchanged, with each blink of its cursor.  The link is dropped when
@@ -398,9 +402,11 @@ sf_surface_set_held(struct sf_surface *surface, bool held);
 const struct sf_classification *
 sf_surface_get_classification(const struct sf_surface *surface);
 
-/* What the adapter last said with sf_surface_set_focused. */
+/* The surface's window has the keyboard focus: the adapter said so of
+ * the surface, of its window (sf_surface_set_parent) or of another part
+ * of it. */
 bool
-sf_surface_is_focused(const struct sf_surface *surface);
+sf_surface_in_focused_window(const struct sf_surface *surface);
 
 const struct sf_surface_stats *
 sf_surface_get_stats(const struct sf_surface *surface);
