@@ -60,18 +60,27 @@ classify(const struct sf_suppress_params *params, enum sf_class cls,
 	case SF_COMMIT_EMPTY:
 	case SF_COMMIT_IDENTICAL:
 		*staleness = params->redundant_max_staleness;
-		/* Nothing new while the user is away, from any surface (a
-		 * blink drawn on and off in one go, the empty commits a
-		 * browser sends around its page's caret or clock, a static
-		 * part of a window committed with its blinking page) may
-		 * wait as long as a blink or a tick would: holding it shows
-		 * nothing stale, and releasing it early only wakes the
-		 * display, once a second with Firefox's empty commits. */
-		(void)cls;
-		if (user_idle && params->blink_max_staleness > *staleness)
-			*staleness = params->blink_max_staleness;
-		if (user_idle && params->tick_max_staleness > *staleness)
-			*staleness = params->tick_max_staleness;
+		/* Nothing new while the user is away may wait as long as a
+		 * blink or a tick would: holding it shows nothing stale, and
+		 * releasing it early only wakes the display.  From a blink
+		 * or a tick, as long as its class (a blink drawn on and off
+		 * in one go: the backlog of a client the Xorg module held);
+		 * from any other surface (the empty commits a browser sends
+		 * around its page's caret or clock, once a second a repaint
+		 * with Firefox; a static part of a window committed with its
+		 * blinking page) as long as the shorter of the two. */
+		if (user_idle) {
+			sf_time_t hold = cls == SF_CLASS_BLINKING ?
+				params->blink_max_staleness :
+				cls == SF_CLASS_TICKING ?
+				params->tick_max_staleness :
+				params->blink_max_staleness <
+						params->tick_max_staleness ?
+				params->blink_max_staleness :
+				params->tick_max_staleness;
+			if (hold > *staleness)
+				*staleness = hold;
+		}
 		return SF_REPAINT_REASON_REDUNDANT;
 	case SF_COMMIT_CHANGED:
 		break;

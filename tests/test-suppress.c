@@ -80,11 +80,11 @@ SF_TEST(single_commit_rules)
 		sf_time_t staleness;
 	} cases[] = {
 		/* Redundant commits, whatever the class or the user; while
-		 * the user is away as long as the longer of a blink's and a
+		 * the user is away as long as the shorter of a blink's and a
 		 * tick's (Firefox's empty commits around its caret woke the
 		 * display once a second). */
 		{ true, STATIC, EMPTY, true, true, DEFER,
-		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(15) },
 		{ true, STATIC, EMPTY, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		{ true, VIDEO, IDENTICAL, false, true, DEFER,
@@ -94,16 +94,16 @@ SF_TEST(single_commit_rules)
 		{ true, BLINKING, IDENTICAL, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		/* Nothing new from a blink or a tick while the user is away
-		 * (a blink drawn on and off in one go: the backlog of a
-		 * client the Xorg module held) waits as long, too. */
+		 * waits as long as its class would (a blink drawn on and off
+		 * in one go: the backlog of a client the Xorg module held). */
 		{ true, BLINKING, IDENTICAL, true, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
 		{ true, TICKING, EMPTY, true, true, DEFER,
-		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(15) },
 		{ true, TICKING, IDENTICAL, false, true, DEFER,
 		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(1) },
 		{ true, ANIMATING, IDENTICAL, true, true, DEFER,
-		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(30) },
+		  SF_REPAINT_REASON_REDUNDANT, SF_SEC(15) },
 		/* Blinks and ticks only while the user is idle. */
 		{ true, BLINKING, CHANGED, true, true, DEFER,
 		  SF_REPAINT_REASON_BLINK_IDLE, SF_SEC(30) },
@@ -198,7 +198,7 @@ SF_TEST(stale_flush)
 	} cases[] = {
 		{ BLINKING, CHANGED, SF_SEC(30) },
 		{ TICKING, CHANGED, SF_SEC(15) },
-		{ ANIMATING, EMPTY, SF_SEC(30) },
+		{ ANIMATING, EMPTY, SF_SEC(15) },
 	};
 
 	for (size_t i = 0; i < SF_ARRAY_LENGTH(cases); i++) {
