@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core-private.h"
+#include "sf-hold.h"
 
 void
 sf_output_set_backlight(struct sf_output *o, int32_t percent)
@@ -656,6 +657,20 @@ sf_output_uninhibit(struct sf_output *o, sf_time_t now)
 	sf_output_update_cap(o, now);
 }
 
+sf_time_t
+sf_output_flush_due(const struct sf_output *o)
+{
+	sf_time_t due = o->gate.deadline;
+
+	if (due == SF_TIME_NEVER)
+		return due;
+	sf_list_for_each(s, &o->surfaces, struct sf_surface, output_link)
+		if (s->cls.cls == SF_CLASS_BLINKING &&
+		    s->newest_phase == SF_BLINK_PHASE_HIDDEN)
+			return due + SF_HOLD_DEADLINE_CARET_GRACE;
+	return due;
+}
+
 enum sf_repaint_decision
 sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
 		  sf_time_t *deadline)
@@ -681,6 +696,11 @@ sf_output_repaint(struct sf_output *o, uint32_t force, sf_time_t now,
 	enum sf_repaint_decision d =
 		sf_repaint_gate_decide(&o->gate, &core->suppress, now, &until,
 				       &reason);
+	if (d == SF_REPAINT_NOW && reason == SF_REPAINT_REASON_STALE &&
+	    sf_output_flush_due(o) > now) {
+		d = SF_REPAINT_DEFER;
+		until = sf_output_flush_due(o);
+	}
 	if (d == SF_REPAINT_DEFER && core->config.enable) {
 		o->stats.suppressed++;
 		sf_energy_account_repaint(&core->energy, now, false);

@@ -299,6 +299,16 @@ sf_output_run_governor(struct sf_output *o, sf_time_t now);
 void
 sf_output_request_flush(struct sf_output *o);
 
+/* When the output's held damage is due: the gate's deadline, or, while
+ * a blinking surface's newest commit (held) hides its caret, up to
+ * SF_HOLD_DEADLINE_CARET_GRACE later: the blink that shows it again
+ * comes first and flushes everything held (its commit asks for a
+ * repaint, which is then due), the deadline's only repaint.  Flushed
+ * with the caret hidden, that next blink would have to paint at once, a
+ * second repaint per deadline. */
+sf_time_t
+sf_output_flush_due(const struct sf_output *o);
+
 void
 sf_output_update_cap(struct sf_output *o, sf_time_t now);
 

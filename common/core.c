@@ -283,7 +283,7 @@ sf_core_dispatch(struct sf_core *core, sf_time_t now)
 		} else if (o->selector_retry <= now || o->votes_dirty) {
 			sf_output_reselect(o, now);
 		}
-		if (o->gate.deferred && o->gate.deadline <= now)
+		if (o->gate.deferred && sf_output_flush_due(o) <= now)
 			sf_output_request_flush(o);
 	}
 	return sf_core_next_deadline(core);
@@ -317,10 +317,10 @@ sf_core_next_deadline(const struct sf_core *core)
 		 * dark output's damage waits for the power-on, which
 		 * paints, and a deadline that asks nothing of the adapter
 		 * would have it call back at once, over and over. */
+		sf_time_t due = sf_output_flush_due(o);
 		if (o->gate.deferred && !o->flush_requested &&
-		    o->gate.pending && o->powered &&
-		    o->gate.deadline < next)
-			next = o->gate.deadline;
+		    o->gate.pending && o->powered && due < next)
+			next = due;
 	}
 	return next;
 }

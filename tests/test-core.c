@@ -277,6 +277,52 @@ SF_TEST(input_lets_the_answer_paint_what_was_held)
 	sf_core_destroy(core);
 }
 
+/* Held blinks reach their deadline with the caret shown or hidden, at
+ * random.  Flushed hidden, the next blink (the caret back) had to paint
+ * at once: two repaints per deadline, the idle desktop's 3 a minute with
+ * a clock and a terminal.  The flush waits, up to 1.5 s, for the blink
+ * that shows the caret, and is the deadline's only repaint. */
+SF_TEST(a_deadline_flush_comes_with_the_caret_shown)
+{
+	for (int offset = 0; offset < 2; offset++) {
+		struct sf_test_core r;
+		struct sf_output *o;
+		struct sf_core *core = make_core(&r, NULL, &o);
+		struct sf_surface *s = sf_surface_create(core, 800, 600, 0);
+		sf_surface_set_output(s, o, 0.2, 0);
+		unsigned painted = 0, painted_hidden = 0;
+
+		for (int i = 0; i < 250; i++) {
+			/* 500 ms phases; the shown one has the ink. */
+			sf_time_t t = SF_SEC(5) + offset * SF_MSEC(250) +
+				      i * SF_MSEC(500);
+			bool shown = i & 1;
+			struct sf_box b = { 40, 300, 48, 316 };
+			struct sf_commit_desc c = {
+				.time = t, .boxes = &b, .n_boxes = 1,
+				.has_hash = true, .hash = shown,
+				.ink = shown ? 128 : 0,
+			};
+			sf_test_core_run_until(core, t);
+			sf_surface_commit(s, &c);
+			sf_time_t dl;
+			if (sf_output_repaint(o, 0, t + SF_MSEC(1), &dl) ==
+				    SF_REPAINT_NOW &&
+			    t >= SF_SEC(20)) {
+				painted++;
+				painted_hidden += !shown;
+			}
+		}
+		sf_assert_int_eq(sf_surface_get_classification(s)->cls,
+				 SF_CLASS_BLINKING);
+		/* 105 s of idle blinking: a flush per 30 s deadline. */
+		sf_assert_int_le(painted, 4);
+		sf_assert_int_ge(painted, 3);
+		sf_assert_int_eq(painted_hidden, 0);
+		sf_core_destroy(core);
+	}
+}
+
 /* foot from 1.25 on (Debian unstable) draws its decorations in eight
  * subsurfaces and commits them, unchanged (empty commits), with each
  * blink of its cursor.  Static themselves, they were held for the 1 s of

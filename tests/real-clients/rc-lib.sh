@@ -8,9 +8,10 @@
 #			until T0 + MS; RC_TIMES gets each round's time
 #			after T0, RC_SHOTS its file prefix (the shot of the
 #			i-th window is "PREFIX-i")
-#   rc_shot_series T0 MS PREFIX
+#   rc_shot_series T0 MS PREFIX [STEP]
 #			(Weston) fake-KMS shots of the headless output until
-#			T0 + MS, into RC_TIMES and RC_SHOTS (the files)
+#			T0 + MS, STEP seconds apart (0.05), into RC_TIMES and
+#			RC_SHOTS (the files)
 #   rc_repaints		(Weston) the fake-KMS double's repaint count;
 #			nothing if Weston does not answer
 #   rc_delta A B	B - A, or "none" if either is empty (a count that
@@ -26,6 +27,12 @@
 #			caret, from its first sample to the one showing it
 #			again (or the last), and RC_OFF, the samples without
 #			it
+#   rc_xterm_caret FILE...
+#			for each screen shot FILE, where xterm's caret (a
+#			solid block of its default font's 6x13 cell, drawn
+#			-fg black -cr black on white) shows, or "none"
+#   rc_weston_xterm_caret_shown
+#			(Weston) a fresh shot shows xterm's caret
 #   rc_xorg_require TOOL...
 #			(X) skips unless each TOOL and the module, x-raw and
 #			the test module meson passes are there
@@ -102,14 +109,14 @@ rc_xwd_series() {
 }
 
 rc_shot_series() {
-	local t0=$1 ms=$2 prefix=$3 at
+	local t0=$1 ms=$2 prefix=$3 step=${4:-0.05} at
 	RC_TIMES=() RC_SHOTS=()
 	while at=$(($(rc_now_ms) - t0)) && [ "$at" -lt "$ms" ]; do
 		wt_alive || break
 		wt_shot headless "$prefix-$at.ppm" || continue
 		RC_TIMES+=("$at")
 		RC_SHOTS+=("$prefix-$at.ppm")
-		sleep 0.05
+		sleep "$step"
 	done
 }
 
@@ -155,6 +162,15 @@ rc_hidden_run() {
 
 rc_screen() {
 	python3 "$(dirname "${BASH_SOURCE[0]}")/screen.py" "$@"
+}
+
+rc_xterm_caret() {
+	rc_screen block 5 11 "$@"
+}
+
+rc_weston_xterm_caret_shown() {
+	wt_shot headless "$WT_DIR/caret.ppm" &&
+		[ "$(rc_xterm_caret "$WT_DIR/caret.ppm")" != none ]
 }
 
 rc_xorg_require() {

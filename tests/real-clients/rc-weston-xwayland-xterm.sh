@@ -23,10 +23,7 @@ for prog in weston Xwayland xterm python3; do
 	command -v "$prog" >/dev/null || tap_skip_all "$prog is not installed"
 done
 rc_weston_xwayland_require
-screen="python3 $(dirname "$0")/screen.py"
 BG=c0c0c0
-# xterm's cursor cell in its default font is 6x13.
-CURSOR_W=5 CURSOR_H=11
 SAMPLE_S=20
 # A blink period, the sampling step and a frame.
 MAX_HIDDEN_MS=$((900 + 400 + 100))
@@ -43,11 +40,7 @@ wt_cmd motion -4000 -4000
 wt_client env DISPLAY="$display" xterm -bc -fg black -bg white -cr black \
 	-geometry 30x4 -T caret -e sleep 1000
 
-caret_shown() {
-	wt_shot headless "$WT_DIR/first.ppm" &&
-		[ "$($screen block $CURSOR_W $CURSOR_H "$WT_DIR/first.ppm")" != none ]
-}
-wt_poll 20 "xterm's caret on screen" caret_shown ||
+wt_poll 20 "xterm's caret on screen" rc_weston_xterm_caret_shown ||
 	tap_bail "xterm's caret never showed"
 start=$(wt__now_ms)
 
@@ -67,7 +60,7 @@ r20=$(rc_repaints)
 # The longest run of samples without the caret, from its first to the
 # sample that shows the caret again (or the last).
 # shellcheck disable=SC2034	# read by rc_hidden_run, by name
-mapfile -t seen < <($screen block $CURSOR_W $CURSOR_H "${shots[@]}")
+mapfile -t seen < <(rc_xterm_caret "${shots[@]}")
 rc_hidden_run seen times
 longest=$RC_LONGEST off=$RC_OFF
 tap_ok '[ "${#shots[@]}" -ge 30 ]' \
