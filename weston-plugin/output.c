@@ -325,13 +325,20 @@ finish_held_frame(void *data)
 	return 0;
 }
 
-/* A refresh of the output's mode, in whole milliseconds (rounded up). */
+/* One refresh at refresh_mhz, in whole milliseconds (rounded up, so a
+ * timer of that length never fires before the refresh is over); a mode
+ * without a rate counts as 60 Hz. */
+static int
+frame_ms_of(int32_t refresh_mhz)
+{
+	return refresh_mhz > 0 ? (1000000 + refresh_mhz - 1) / refresh_mhz : 17;
+}
+
 static int
 refresh_period_ms(const struct weston_output *output)
 {
-	int32_t mhz = output->current_mode ? output->current_mode->refresh : 0;
-
-	return mhz > 0 ? (1000000 + mhz - 1) / mhz : 17;
+	return frame_ms_of(output->current_mode ?
+			   output->current_mode->refresh : 0);
 }
 
 int
@@ -432,8 +439,6 @@ repaint_for_mode_switch(struct sf_weston_output *swo, int32_t refresh_mhz)
 {
 	struct wl_event_loop *loop =
 		wl_display_get_event_loop(swo->output->compositor->wl_display);
-	int frame_ms = refresh_mhz > 0 ? (1000000 + refresh_mhz - 1) /
-					 refresh_mhz : 17;
 
 	swo->force |= SF_FORCE_OTHER;
 	if (!swo->mode_repaint_timer)
@@ -444,7 +449,8 @@ repaint_for_mode_switch(struct sf_weston_output *swo, int32_t refresh_mhz)
 		return;
 	}
 	swo->mode_repaint_due = true;
-	wl_event_source_timer_update(swo->mode_repaint_timer, frame_ms);
+	wl_event_source_timer_update(swo->mode_repaint_timer,
+				     frame_ms_of(refresh_mhz));
 }
 
 static bool
