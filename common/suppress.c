@@ -47,6 +47,21 @@ flush_time(sf_time_t now, sf_time_t staleness)
 	return now + staleness;
 }
 
+/* How long a commit that brings nothing new may wait while the user is
+ * away, by the class of its surface (see classify()). */
+static sf_time_t
+redundant_idle_hold(const struct sf_suppress_params *params,
+		    enum sf_class cls)
+{
+	if (cls == SF_CLASS_BLINKING)
+		return params->blink_max_staleness;
+	if (cls == SF_CLASS_TICKING)
+		return params->tick_max_staleness;
+	if (params->blink_max_staleness < params->tick_max_staleness)
+		return params->blink_max_staleness;
+	return params->tick_max_staleness;
+}
+
 /* Whether a commit may be held, and for how long; REASON_CHANGED when
  * it must be painted. */
 static enum sf_repaint_reason
@@ -70,14 +85,7 @@ classify(const struct sf_suppress_params *params, enum sf_class cls,
 		 * with Firefox; a static part of a window committed with its
 		 * blinking page) as long as the shorter of the two. */
 		if (user_idle) {
-			sf_time_t hold = cls == SF_CLASS_BLINKING ?
-				params->blink_max_staleness :
-				cls == SF_CLASS_TICKING ?
-				params->tick_max_staleness :
-				params->blink_max_staleness <
-						params->tick_max_staleness ?
-				params->blink_max_staleness :
-				params->tick_max_staleness;
+			sf_time_t hold = redundant_idle_hold(params, cls);
 			if (hold > *staleness)
 				*staleness = hold;
 		}
