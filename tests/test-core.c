@@ -996,23 +996,31 @@ SF_TEST(essential_surfaces_are_never_held_or_throttled)
 	sf_core_destroy(core);
 }
 
-/* 24 fps of a small part of a surface from `t`, for `secs` seconds, every
- * third frame an empty commit (a player whose frame callbacks come late),
- * the user idle and the surface unfocused.  Returns the time after. */
+/* `frames` frames at `fps` of a small part of a surface from `t`, the
+ * user idle; with `late_callbacks`, every third frame an empty commit (a
+ * player whose frame callbacks come late).  Returns the time after. */
 static sf_time_t
-play_24fps(struct sf_core *core, struct sf_surface *s, sf_time_t t,
-	   int secs)
+play_frames(struct sf_core *core, struct sf_surface *s, sf_time_t t,
+	    int fps, int frames, bool late_callbacks)
 {
 	struct sf_box b = { 0, 0, 64, 64 };
 
-	for (int f = 0; f < 24 * secs; f++, t += SF_SEC(1) / 24) {
+	for (int f = 0; f < frames; f++, t += SF_SEC(1) / fps) {
 		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
 				    .has_hash = true, .hash = (uint64_t)f };
 		struct sf_commit_desc empty = { .time = t };
 		sf_test_core_run_until(core, t);
-		sf_surface_commit(s, f % 3 == 2 ? &empty : &c);
+		sf_surface_commit(s, late_callbacks && f % 3 == 2 ? &empty : &c);
 	}
 	return t;
+}
+
+/* A 24 fps video for `secs` seconds, unfocused, its callbacks late. */
+static sf_time_t
+play_24fps(struct sf_core *core, struct sf_surface *s, sf_time_t t,
+	   int secs)
+{
+	return play_frames(core, s, t, 24, 24 * secs, true);
 }
 
 SF_TEST(videos_are_never_throttled_or_held)
@@ -1161,15 +1169,7 @@ SF_TEST(background_surfaces_are_throttled_even_when_focused)
 static sf_time_t
 animate(struct sf_core *core, struct sf_surface *s, sf_time_t t, int frames)
 {
-	struct sf_box b = { 0, 0, 64, 64 };
-
-	for (int f = 0; f < frames; f++, t += SF_SEC(1) / 60) {
-		struct sf_commit_desc c = { .time = t, .boxes = &b, .n_boxes = 1,
-				    .has_hash = true, .hash = (uint64_t)f };
-		sf_test_core_run_until(core, t);
-		sf_surface_commit(s, &c);
-	}
-	return t;
+	return play_frames(core, s, t, 60, frames, false);
 }
 
 /* Firefox draws its page into a sub-surface; the key goes to the
