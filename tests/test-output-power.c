@@ -175,7 +175,7 @@ SF_TEST(unneeded_output_is_powered_off_and_not_painted)
 	/* Nothing is painted there, whatever forces a repaint. */
 	sf_time_t deadline = 0;
 	sf_assert_int_eq(sf_output_repaint(hdmi, SF_FORCE_GEOMETRY |
-					   SF_FORCE_INPUT, SF_SEC(1),
+					   SF_FORCE_OTHER, SF_SEC(1),
 					   &deadline), SF_REPAINT_DEFER);
 	sf_assert_int_eq(deadline, SF_TIME_NEVER);
 	sf_assert_int_eq(sf_output_repaint(panel, SF_FORCE_GEOMETRY,

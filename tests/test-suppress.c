@@ -235,8 +235,7 @@ SF_TEST(forces_always_paint)
 {
 	static const uint32_t forces[] = {
 		SF_FORCE_POINTER_MOVED, SF_FORCE_GEOMETRY, SF_FORCE_PLANE,
-		SF_FORCE_INPUT, SF_FORCE_OTHER,
-		SF_FORCE_GEOMETRY | SF_FORCE_INPUT,
+		SF_FORCE_OTHER, SF_FORCE_GEOMETRY | SF_FORCE_PLANE,
 		0,	/* no reason given still paints */
 	};
 
@@ -273,7 +272,7 @@ SF_TEST(disabled_paints_everything)
 	test_params(&p);
 	p.enabled = false;
 	sf_repaint_gate_init(&gate);
-	sf_repaint_gate_force(&gate, SF_FORCE_INPUT, t0);
+	sf_repaint_gate_force(&gate, SF_FORCE_OTHER, t0);
 	EXPECT(&gate, &p, t0, NOW, DISABLED, 0);
 
 	/* Held while enabled, then the configuration turns it off. */

@@ -165,8 +165,9 @@ enum sf_repaint_force {
 	SF_FORCE_POINTER_MOVED = 1 << 0,
 	SF_FORCE_GEOMETRY = 1 << 1,	/* a view moved, mapped or restacked */
 	SF_FORCE_PLANE = 1 << 2,	/* plane assignment would change */
-	SF_FORCE_INPUT = 1 << 3,
-	SF_FORCE_OTHER = 1 << 4,	/* the adapter cannot tell: paint */
+	SF_FORCE_OTHER = 1 << 3,	/* the adapter cannot tell: paint */
+	/* Input forces nothing: the core lets the frame that answers it
+	 * through (and everything held with it) as its deadline. */
 };
 
 enum sf_repaint_decision {
