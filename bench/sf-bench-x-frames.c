@@ -25,6 +25,7 @@ struct band {
 struct sf_bench_frames_tile {
 	uint32_t index;			/* row * columns + column */
 	uint64_t hash;
+	uint32_t ink;			/* tests/sf-tile-hash.h */
 };
 
 struct sf_bench_frames {
@@ -213,11 +214,14 @@ format_is_32(xcb_connection_t *conn, uint8_t depth)
 	return false;
 }
 
+/* The tile's hash, and its ink into *ink. */
 static uint64_t
 tile_hash(const uint8_t *data, uint32_t stride, uint32_t x, uint32_t w,
-	  uint32_t h, bool msb_first)
+	  uint32_t h, bool msb_first, uint32_t *ink)
 {
 	uint64_t hash = SF_TILE_HASH_START;
+	uint32_t rgbs[SF_TILE_INK_PIXELS];
+	size_t n = 0;
 
 	for (uint32_t y = 0; y < h; y++) {
 		const uint8_t *p = data + (size_t)y * stride + (size_t)x * 4;
@@ -230,8 +234,11 @@ tile_hash(const uint8_t *data, uint32_t stride, uint32_t x, uint32_t w,
 				(uint32_t)p[0] | (uint32_t)p[1] << 8 |
 				(uint32_t)p[2] << 16;
 			hash = sf_tile_hash_pixel(hash, rgb);
+			if (n < SF_TILE_INK_PIXELS)
+				rgbs[n++] = rgb;
 		}
 	}
+	*ink = sf_tile_ink(rgbs, n);
 	return hash;
 }
 
@@ -265,14 +272,15 @@ row_hash(struct sf_bench_frames *frames, uint32_t row, uint32_t c0,
 		uint32_t x = c * SF_BENCH_FRAMES_TILE;
 		uint32_t w = x1 - x < SF_BENCH_FRAMES_TILE ?
 			     x1 - x : SF_BENCH_FRAMES_TILE;
+		uint32_t ink;
 		uint64_t hash = tile_hash(data, stride, x - x0, w, h,
-					  msb_first);
+					  msb_first, &ink);
 		if (frames->known[index] && hash == frames->hashes[index])
 			continue;
 		frames->known[index] = true;
 		frames->hashes[index] = hash;
 		frames->changed[(*n_changed)++] = (struct sf_bench_frames_tile) {
-			.index = index, .hash = hash,
+			.index = index, .hash = hash, .ink = ink,
 		};
 	}
 	return true;
@@ -377,8 +385,9 @@ sf_bench_frames_flush(struct sf_bench_frames *frames)
 	sf_bench_x_stamp("frame", t);
 	printf(" %zu", n);
 	for (size_t i = 0; i < n; i++)
-		printf(" %" PRIu32 ":%016" PRIx64, frames->changed[i].index,
-		       frames->changed[i].hash);
+		printf(" %" PRIu32 ":%016" PRIx64 ":%" PRIu32,
+		       frames->changed[i].index, frames->changed[i].hash,
+		       frames->changed[i].ink);
 	sf_bench_x_line_end();
 	return true;
 }

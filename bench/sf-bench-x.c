@@ -28,7 +28,7 @@
  * ceil(W / TILE) + column, the right and bottom ones partial:
  *   screen W H TILE		at start, and whenever RandR resizes the
  *				root: its size, and TILE (32)
- *   frame T N IDX:HASH...	after the screen line, every tile; then
+ *   frame T N IDX:HASH:INK...	after the screen line, every tile; then
  *				for each batch of the root's damage, the
  *				tiles it touched whose hash changed, N of
  *				them (frame T 0: drawing that changed no
@@ -42,7 +42,9 @@
  *				of the tile's pixels row by row, each the
  *				4 bytes of v & 0x00ffffff little-endian
  *				(the Weston side hashes its framebuffer
- *				alike); "error T unsupported image format"
+ *				alike); INK: the tile's pixels not of its
+ *				most common colour (tests/sf-tile-hash.h);
+ *				"error T unsupported image format"
  *				and exit 2 when pixels are not 32 bits
  *
  * stdin, one command per line: key KEYCODE | text STRING ([a-z0-9 ]) |

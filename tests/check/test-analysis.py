@@ -163,6 +163,36 @@ sf.blink(PHASES["idle_start"], PHASES["idle_end"],
 got, rep = verdict(stock, sf)
 ok(4 in got, "a caret left hidden 12 s: invariant 4", got)
 
+# 3b. A toolkit that hides the caret with each key's answer and shows
+# it at its next blink (AbiWord): the picture just after the last key is
+# the hidden one.  The logs' ink (a caret adds pixels) tells the shown
+# picture: held with the caret shown, nothing breaks; left hidden, it
+# fails as before.
+def answer_hides_caret(screen):
+    for t, _ in screen.log.inputs:
+        for f in range(len(screen.log.frames)):
+            ft, changes = screen.log.frames[f]
+            if t < ft <= t + 20.0 and changes.get(1) == "caret-on":
+                changes[1] = "caret-off"
+    screen.log.ink.update({"caret-on": 40, "caret-off": 0})
+
+
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], HELD_SHOWN)
+for side in (stock, sf):
+    answer_hides_caret(side)
+got, rep = verdict(stock, sf)
+ok(4 not in got, "a caret hidden by each answer, held shown: no invariant 4",
+   got)
+stock, sf = pair()
+sf.blink(PHASES["idle_start"], PHASES["idle_end"],
+         hidden_from=PHASES["idle_start"] + 33000)
+for side in (stock, sf):
+    answer_hides_caret(side)
+got, rep = verdict(stock, sf)
+ok(4 in got, "a caret hidden by each answer, left hidden 12 s: invariant 4",
+   got)
+
 # 4. Refresh: three switches while idle (invariant 6), one dip while
 # typing in bursts (invariant 7), one idle drop allowed.
 stock, sf = pair()

@@ -33,8 +33,9 @@
 #define TILE 32
 /* Far beyond any headless output a test makes; bounds the buffers. */
 #define MAX_SIDE 16384
-/* " IDX:HASH": IDX below MAX_SIDE^2 / TILE^2, 16 hex digits. */
-#define TILE_TEXT_MAX (1 + 10 + 1 + 16)
+/* " IDX:HASH:INK": IDX below MAX_SIDE^2 / TILE^2, 16 hex digits, INK
+ * at most TILE^2. */
+#define TILE_TEXT_MAX (1 + 10 + 1 + 16 + 1 + 4)
 /* "frame T N" and the newline. */
 #define FRAME_HEAD_MAX 64
 /* An input record: the command's words come from a FIFO line of at most
@@ -318,6 +319,25 @@ read_back(struct sf_frame_log *log, struct weston_output *output)
 	return true;
 }
 
+/* The ink of tile I (tests/sf-tile-hash.h). */
+static uint32_t
+tile_ink(const struct sf_frame_log *log, size_t i)
+{
+	uint32_t rgb[SF_TILE_INK_PIXELS];
+	size_t x0 = (i % log->cols) * TILE, y0 = (i / log->cols) * TILE;
+	size_t w = (size_t)log->width - x0 < TILE ?
+		   (size_t)log->width - x0 : TILE;
+	size_t h = (size_t)log->height - y0 < TILE ?
+		   (size_t)log->height - y0 : TILE;
+	size_t n = 0;
+
+	for (size_t y = y0; y < y0 + h; y++)
+		for (size_t x = x0; x < x0 + w; x++)
+			rgb[n++] = log->pixels[y * (size_t)log->width + x] &
+				   0x00ffffff;
+	return sf_tile_ink(rgb, n);
+}
+
 /* Each tile's hash, walking the image row by row: a tile's rows still
  * reach its hash in order, and the image is read once, in order. */
 static void
@@ -373,8 +393,9 @@ sf_frame_log_frame(struct sf_frame_log *log, struct weston_output *output,
 		if (log->have_hashes && log->next_hashes[i] == log->hashes[i])
 			continue;
 		len += (size_t)snprintf(log->line + len, log->line_size - len,
-					" %zu:%016" PRIx64, i,
-					log->next_hashes[i]);
+					" %zu:%016" PRIx64 ":%" PRIu32, i,
+					log->next_hashes[i],
+					tile_ink(log, i));
 	}
 	log->line[len++] = '\n';
 

@@ -95,11 +95,14 @@
  *	mode T MHZ		the current refresh, right after the first
  *				screen line of an output; again after every
  *				accepted mode switch that changed it
- *	frame T N IDX:HASH...	a repaint that reached the backend and
+ *	frame T N IDX:HASH:INK...
+ *				a repaint that reached the backend and
  *				succeeded: the N tiles whose pixels differ
  *				from the previous frame logged, by IDX
  *				ascending; the first frame after a screen
- *				line lists every tile; N may be 0
+ *				line lists every tile; N may be 0; INK, the
+ *				tile's pixels not of its most common colour
+ *				(tests/sf-tile-hash.h)
  *	input T WHAT...		an injected input command as it runs:
  *				key CODE, button CODE (the default filled
  *				in), motion DX DY, touch X Y, the numbers as

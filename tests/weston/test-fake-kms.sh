@@ -217,8 +217,9 @@ wt_stop
 frames_present() {	# frames_present N: the log has N frame lines
 	[ "$(grep -c '^frame ' "$log")" -ge "$1" ]
 }
-# tile_hashes: "IDX:HASH" per tile of a PPM on stdin, hashed as the log
-# hashes (FNV-1a 64 over 0x00RRGGBB, 4 bytes little-endian, row by row).
+# tile_hashes: "IDX:HASH:INK" per tile of a PPM on stdin, hashed as the
+# log hashes (FNV-1a 64 over 0x00RRGGBB, 4 bytes little-endian, row by
+# row); INK, the pixels not of the tile's most common colour.
 tile_hashes() {
 	python3 -c '
 import sys
@@ -228,6 +229,7 @@ w, h = int(parts[1]), int(parts[2])
 px = parts[4]
 cols, rows = (w + 31) // 32, (h + 31) // 32
 hs = [0xcbf29ce484222325] * (cols * rows)
+colours = [{} for _ in hs]
 mask = (1 << 64) - 1
 for y in range(h):
     base = y * w * 3
@@ -238,16 +240,18 @@ for y in range(h):
         for byte in (b, g, r, 0):
             v = ((v ^ byte) * 0x100000001b3) & mask
         hs[i] = v
+        colours[i][(r, g, b)] = colours[i].get((r, g, b), 0) + 1
 for i, v in enumerate(hs):
-    print("%d:%016x" % (i, v))
+    c = colours[i].values()
+    print("%d:%016x:%d" % (i, v, sum(c) - max(c)))
 '
 }
-# logged_hashes: "IDX:HASH" per tile as the log says the screen is now:
-# the newest hash of each tile since the last screen line.
+# logged_hashes: "IDX:HASH:INK" per tile as the log says the screen is
+# now: the newest of each tile since the last screen line.
 logged_hashes() {
 	awk '$1 == "screen" { delete t }
 	$1 == "frame" { for (i = 4; i <= NF; i++) {
-		split($i, p, ":"); t[p[1]] = p[2] } }
+		split($i, p, ":"); t[p[1]] = p[2] ":" p[3] } }
 	END { for (i in t) print i ":" t[i] }' "$log" | sort -n
 }
 
@@ -285,11 +289,12 @@ then
 		frames_present $((frames_now + 5))
 
 	tap_is "$(awk '$1 == "frame" && $3 != NF - 3' "$log")" "" \
-		"every frame line's N is its number of IDX:HASH pairs"
+		"every frame line's N is its number of IDX:HASH:INK tiles"
 	tap_is "$(awk '$1 == "frame" { for (i = 4; i <= NF; i++) {
 			split($i, p, ":")
 			if (p[1] != i - 4 || length(p[2]) != 16 ||
-			    p[2] !~ /^[0-9a-f]+$/) {
+			    p[2] !~ /^[0-9a-f]+$/ || p[3] !~ /^[0-9]+$/ ||
+			    p[3] > 1024) {
 				print "bad: " $i; exit } }
 		print $3; exit }' "$log")" 640 \
 		"the first frame lists all 32 x 20 tiles, in order"
@@ -329,9 +334,9 @@ then
 			cmp -s "$WT_DIR/shot.tiles" "$WT_DIR/log.tiles"
 	}
 	if wt_poll 30 "the log to match the screen" log_matches_screen; then
-		tap_result 0 "the tiles replayed from the log are the screen's"
+		tap_result 0 "the tiles replayed from the log are the screen's, hashes and inks"
 	else
-		tap_result 1 "the tiles replayed from the log are the screen's"
+		tap_result 1 "the tiles replayed from the log are the screen's, hashes and inks"
 		tap_diag "$(diff "$WT_DIR/shot.tiles" "$WT_DIR/log.tiles" |
 			head -n 5)"
 	fi

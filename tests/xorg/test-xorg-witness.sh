@@ -84,6 +84,13 @@ last_hash() {
 		split($k, p, ":"); if (p[1] == i) h = p[2] } }
 		END { print h }' "$out"
 }
+# last_ink IDX: the tile's last ink (its pixels not of its most common
+# colour) in the output.
+last_ink() {
+	awk -v i="$1" '$1 == "frame" { for (k = 4; k <= NF; k++) {
+		split($k, p, ":"); if (p[1] == i) n = p[3] } }
+		END { print n }' "$out"
+}
 # corners: the hashes of the tiles 0, 40, 1312 and 1352.
 corners() {
 	echo "$(last_hash 0) $(last_hash 40) $(last_hash 1312) $(last_hash 1352)"
@@ -91,6 +98,8 @@ corners() {
 tap_ok "xt_poll $XT_TIMEOUT 'a red screen' eval '[ \"\$(corners)\" = \"$want\" ]'" \
 	"xsetroot -solid red: the corner tiles (32x32, 10x32, 32x6, 10x6) hash as red ones" ||
 	tap_diag "got $(corners), want $want"
+tap_is "$(last_ink 0) $(last_ink 1352)" "0 0" \
+	"a solid tile has no ink, whole or partial"
 
 # 4. The clock's ticks: its tiles only (100x100 at 200,200, no window
 # manager: columns and rows 6 to 9).
@@ -102,6 +111,9 @@ outside=$(changed_after "$before" | awk '{ for (i = 4; i <= NF; i++) {
 	split($i, p, ":"); c = p[1] % 41; r = int(p[1] / 41)
 	if (c < 6 || c > 9 || r < 6 || r > 9) print p[1] } }')
 tap_is "$outside" "" "the changed tiles are the clock's"
+inked=$(changed_after "$before" | awk '{ for (i = 4; i <= NF; i++) {
+	split($i, p, ":"); if (p[3] > 0) n++ } } END { print n + 0 }')
+tap_ok '[ "$inked" -gt 0 ]' "the clock's hands are ink ($inked tiles with some)"
 # A top-level's damage has its tiles read as well as the root's (whose
 # notifies may reach the witness later); the root's, coming after, are
 # not a second, empty frame of the same tick.  From a second after the

@@ -446,6 +446,16 @@ def shown_time(tl, kind, a, phases):
     return None if answer is None else answer + 0.001
 
 
+def inked_picture(tl, pictures):
+    """Of a blink's two pictures, the one with more ink (a caret, a
+    cursor block, a dot adds pixels unlike the field), or None when the
+    log does not say or both have as much."""
+    inks = [tl.log.ink.get(h) for h in pictures]
+    if len(pictures) != 2 or None in inks or inks[0] == inks[1]:
+        return None
+    return pictures[0] if inks[0] > inks[1] else pictures[1]
+
+
 def check_idle_tiles(v, stock, sf, phases, prints, args):
     deadline = 30000.0
     for o in args.option:
@@ -466,10 +476,17 @@ def check_idle_tiles(v, stock, sf, phases, prints, args):
             cls = classify_tile(changes, stock.state_at(idx, a))
             if cls == "blink" and st_s is not None and st_f is not None:
                 blinks += 1
-                away_s = longest_away(stock, idx, stock.state_at(idx, st_s),
-                                      st_s, b)
-                away_f = longest_away(sf, idx, sf.state_at(idx, st_f),
-                                      st_f, b)
+                # The caret's picture: the one with more ink; where the
+                # logs cannot tell, the one just after the answer (most
+                # toolkits show the caret with it; AbiWord hides it
+                # until its next blink).
+                pictures = sorted({stock.state_at(idx, a)} |
+                                  {h for _, h in changes})
+                caret = inked_picture(stock, pictures)
+                shown_s = caret or stock.state_at(idx, st_s)
+                shown_f = caret or sf.state_at(idx, st_f)
+                away_s = longest_away(stock, idx, shown_s, st_s, b)
+                away_f = longest_away(sf, idx, shown_f, st_f, b)
                 if away_f > away_s + CARET_SLACK_MS:
                     hidden.append((away_f, away_s, idx))
             elif cls == "tick":

@@ -4,9 +4,11 @@
 Both witnesses write the same lines (times: CLOCK_MONOTONIC ms, %.3f):
 
     screen W H TILE             the watched screen, in TILE x TILE tiles
-    frame T N IDX:HASH ...      something reached the screen at T; the
+    frame T N IDX:HASH:INK ...  something reached the screen at T; the
                                 N tiles whose pixels changed, each with
-                                the hash of its new pixels (N may be 0:
+                                the hash of its new pixels and their ink
+                                (the pixels not of the tile's most common
+                                colour; older logs: IDX:HASH) (N may be 0:
                                 a repaint or drawing that changed nothing)
     input T WHAT...             input the witness injected at T
     mode T MHZ                  (fake-KMS) the output's refresh from T on
@@ -28,6 +30,7 @@ class FrameLog:
         self.screen = None          # (w, h, tile)
         self.tiles = {}             # the current hash of every tile
         self.frames = []            # (t, {idx: hash})
+        self.ink = {}               # hash: its ink, where logged
         self.inputs = []            # (t, words)
         self.modes = []             # (t, mhz)
         self.crtc = None            # the CRTC whose refresh is followed
@@ -58,8 +61,10 @@ class FrameLog:
                 t, n = float(w[1]), int(w[2])
                 changes = {}
                 for pair in w[3:3 + n]:
-                    idx, h = pair.split(":")
+                    idx, h, *ink = pair.split(":")
                     changes[int(idx)] = h
+                    if ink:
+                        self.ink[h] = int(ink[0])
                 self.tiles.update(changes)
                 self.frames.append((t, changes))
             elif w[0] == "input":
