@@ -83,7 +83,10 @@ history_init(struct history *h, const struct sf_surface_activity *activity)
 	for (uint32_t age = 0; age < activity->len; age++) {
 		const struct sf_commit_record *r =
 			&activity->ring[(newest - age) % SF_ACTIVITY_RING_SIZE];
-		if (r->kind != SF_COMMIT_EMPTY)
+		/* Only what changes the screen: an empty commit, or one
+		 * whose pixels are as before (a toolkit that commits its
+		 * window twice in a row for each blink), is no frame. */
+		if (r->kind == SF_COMMIT_CHANGED)
 			h->rec[h->n++] = r;
 	}
 }

@@ -196,7 +196,7 @@ static const struct sf_option options[] = {
 		   "Applications whose surfaces are throttled freely, as if they asked for the background priority; an application in both lists is essential"),
 	OPT_INT("hash-max-area", "HashMaxArea", "px", 0, 16777216, 65536,
 		hash_max_area_px,
-		"Largest damaged area whose pixels are hashed to detect identical commits and what really changed, for a commit within a 60 Hz frame of the previous one; a rarer commit may have as many times more read as frames went by, up to 60 (a window redrawn whole once a second for a clock); 0 never hashes"),
+		"Pixels of damage read per 60 Hz frame to detect identical commits and what really changed; what a surface does not read is saved for later commits, up to 60 frames' worth (a window redrawn whole once a second for a clock, or twice in a row for a blink); 0 never hashes"),
 
 	/* energy model */
 	OPT_DOUBLE("energy-gpu-active-watts", "EnergyGpuActiveWatts", "W",

@@ -139,6 +139,11 @@ struct sf_surface {
 	struct sf_surface_stats stats;
 	/* The pixels last read showed the same content as before. */
 	bool pixels_last_unchanged;
+	/* What may still be read (sf_surface_pixel_read_limit): the
+	 * pixels left at pixel_budget_time, hash-max-area more per 60 Hz
+	 * frame since. */
+	int64_t pixel_budget;
+	sf_time_t pixel_budget_time;
 	/* Blinking: the state of its newest commit with damage, and the
 	 * one its output last painted (sf_suppress_blink_may_hold). */
 	enum sf_blink_phase newest_phase;

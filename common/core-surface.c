@@ -488,19 +488,45 @@ sf_surface_should_read_pixels(const struct sf_surface *s)
 int64_t
 sf_surface_pixel_read_limit(const struct sf_surface *s, sf_time_t now)
 {
-	int64_t limit = s->core->config.hash_max_area_px;
-	const struct sf_commit_record *prev =
-		sf_surface_activity_get(&s->activity, 0);
+	int64_t frame_area = s->core->config.hash_max_area_px;
+	int64_t most = frame_area * SF_PIXEL_READ_MAX_FRAMES;
 
-	if (!prev || now <= prev->time)
-		return limit;
+	int64_t budget = s->pixel_budget;
+
+	/* Before its first commit, nothing saved: a new window's first
+	 * frame is read only when small. */
+	if (s->pixel_budget_time > 0 && now > s->pixel_budget_time) {
+		sf_time_t frames = (now - s->pixel_budget_time) /
+				   (SF_NSEC_PER_SEC / 60);
+		if (frames > SF_PIXEL_READ_MAX_FRAMES)
+			frames = SF_PIXEL_READ_MAX_FRAMES;
+		budget += frame_area * frames;
+	}
+	if (budget < frame_area)
+		budget = frame_area;
+	return budget > most ? most : budget;
+}
+
+/* The budget starts saving at the surface's first commit; a commit
+ * whose pixels were read spends their area. */
+static void
+update_pixel_budget(struct sf_surface *s, const struct sf_commit_desc *c)
+{
+	if (s->pixel_budget_time == 0)
+		s->pixel_budget_time = c->time > 0 ? c->time : 1;
+	if (!c->has_hash && !c->unchanged)
+		return;
+	int64_t area = 0;
+	for (uint32_t i = 0; c->boxes && i < c->n_boxes; i++)
+		area += sf_box_area(&c->boxes[i]);
+	s->pixel_budget = sf_surface_pixel_read_limit(s, c->time) - area;
+	if (s->pixel_budget < 0)
+		s->pixel_budget = 0;
+	/* Whole frames only: what a frame not yet over adds is kept. */
 	sf_time_t frame = SF_NSEC_PER_SEC / 60;
-	sf_time_t frames = (now - prev->time) / frame;
-	if (frames < 1)
-		frames = 1;
-	if (frames > SF_PIXEL_READ_MAX_FRAMES)
-		frames = SF_PIXEL_READ_MAX_FRAMES;
-	return limit * frames;
+	if (c->time > s->pixel_budget_time)
+		s->pixel_budget_time += (c->time - s->pixel_budget_time) /
+					frame * frame;
 }
 
 /* A busy surface's commit on its cadence, not answering input, with no
@@ -540,6 +566,7 @@ sf_surface_commit(struct sf_surface *s, const struct sf_commit_desc *commit)
 	s->stats.commits++;
 	if (commit->has_hash || commit->unchanged)
 		s->pixels_last_unchanged = commit->unchanged;
+	update_pixel_budget(s, commit);
 	if (kind == SF_COMMIT_EMPTY)
 		s->stats.empty++;
 	else if (kind == SF_COMMIT_IDENTICAL)

@@ -362,12 +362,15 @@ sf_surface_should_read_pixels(const struct sf_surface *surface);
 
 /* The largest damaged area, in pixels, whose pixels are worth reading for
  * a commit at `now` (the adapter compares the area it would read, tiles
- * included): hash-max-area for a commit one 60 Hz frame or less after the
- * previous one, and as many times more as frames went by since, up to
- * SF_PIXEL_READ_MAX_FRAMES.  The pixels read per second stay within what
- * hash-max-area allows at 60 fps, and a toolkit that redraws a whole
- * large window once a second to change a clock (weston-terminal) is
- * seen as the tick it is.  0 when hash-max-area is 0 (never read). */
+ * included): a budget that grows by hash-max-area per 60 Hz frame, up to
+ * SF_PIXEL_READ_MAX_FRAMES frames' worth, and that each commit read
+ * spends (never below one frame's worth).  The pixels read per second
+ * stay within what hash-max-area allows at 60 fps; a toolkit that
+ * redraws a whole large window once a second to change a clock
+ * (weston-terminal) is seen as the tick it is, and so is one that
+ * commits its whole window twice in a row for each blink (kitty): the
+ * second commit is read too, and found identical.  Before the first
+ * read, one frame's worth.  0 when hash-max-area is 0 (never read). */
 #define SF_PIXEL_READ_MAX_FRAMES 60
 
 int64_t
